@@ -1,0 +1,61 @@
+"""Explicitly seeded random numbers for the numba kernels.
+
+Every random choice in ppalib draws from a ``rng`` array of four ``uint64`` words holding the state of a
+xoshiro256** generator (Blackman & Vigna).  The state is passed explicitly into every kernel, so a game is a
+pure function of its seed: the same seed gives the same game in any process, serially or in parallel, and
+independently of numba's global ``np.random`` state.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_INV_2_53 = 1.0 / 9007199254740992.0
+
+
+def make_rng(*entropy: int) -> np.ndarray:
+    """Return a fresh generator state (``uint64[4]``) derived from ``entropy`` with numpy's SeedSequence."""
+    words = np.random.SeedSequence([int(e) & 0xFFFFFFFFFFFFFFFF for e in entropy]).generate_state(4, dtype=np.uint64)
+    if not words.any():  # xoshiro's one forbidden state
+        words[0] = 1
+    return words
+
+
+@njit(cache=True)
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True)
+def next_u64(rng):
+    """Advance ``rng`` in place and return the next 64-bit output."""
+    s0 = rng[0]
+    s1 = rng[1]
+    s2 = rng[2]
+    s3 = rng[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
+    return result
+
+
+@njit(cache=True)
+def random_float(rng):
+    """Uniform float in [0, 1) with 53 random bits."""
+    return np.float64(next_u64(rng) >> np.uint64(11)) * _INV_2_53
+
+
+@njit(cache=True)
+def random_index(rng, n):
+    """Uniform integer in [0, n) for 1 <= n < 2**53 (bias below 2**-40 for any board here)."""
+    i = np.int64(random_float(rng) * n)
+    return i if i < n else n - 1

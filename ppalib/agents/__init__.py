@@ -1,0 +1,128 @@
+"""Agents: validated configurations and the search call, generic over games.
+
+=========  =================================================  ===================================
+kind       playouts                                            parameters
+=========  =================================================  ===================================
+``uct``    uniform random (seed 000 Algorithm 7)               ``c``
+``ppa``    Gibbs on exp(policy), PPA adapt (Algorithm 4)       ``c``, ``alpha``
+``ppaf``   as ppa, with feature move codes (seed 000 sec. 3)   ``c``, ``alpha``
+``mast``   Gibbs on exp(k * mean), MAST adapt (Algorithm 5)    ``c``, ``k``
+``mastf``  as mast, with feature move codes                    ``c``, ``k``
+=========  =================================================  ===================================
+
+All share the kernel in ``mcts.py``.  ``c`` defaults to 0.4 and ``alpha`` to 1.0 (seed 004); ``k`` for MAST has
+no default in the papers (it is swept), we use 1.0.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .._jit import kernel
+from ..games import Game
+
+AGENT_KINDS = ("uct", "ppa", "ppaf", "mast", "mastf")
+_PLAYOUT_KIND = {"uct": 0, "ppa": 1, "ppaf": 1, "mast": 2, "mastf": 2}
+_USES = {"uct": (), "ppa": ("alpha",), "ppaf": ("alpha",), "mast": ("k",), "mastf": ("k",)}
+MAX_PLAYOUTS = 10_000_000
+
+
+def _check_number(name: str, value, low: float, allow_equal_low: bool) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    value = float(value)
+    if math.isnan(value) or math.isinf(value) or value < low or (value == low and not allow_equal_low):
+        bound = f">= {low}" if allow_equal_low else f"> {low}"
+        raise ValueError(f"{name}={value} is out of range: allowed finite values {bound}")
+    return value
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    """One agent: its kind and parameters.  Immutable; use ``make_agent`` to build a validated one.
+
+    playouts: iterations per move searched (>= 1).  c: UCT exploration constant (>= 0).
+    alpha: PPA/PPAF learning rate (>= 0).  k: MAST/MASTF Gibbs factor (>= 0).
+    Parameters the kind does not use are stored at their defaults, so equal agents compare equal.
+    """
+    kind: str
+    playouts: int
+    c: float = 0.4
+    alpha: float = 1.0
+    k: float = 1.0
+
+    def __post_init__(self):
+        if self.kind not in AGENT_KINDS:
+            raise ValueError(f"agent kind={self.kind!r} is unknown; known kinds: {', '.join(AGENT_KINDS)}")
+        if isinstance(self.playouts, bool) or not isinstance(self.playouts, (int, np.integer)):
+            raise TypeError(f"playouts must be an integer, got {self.playouts!r}")
+        if not 1 <= self.playouts <= MAX_PLAYOUTS:
+            raise ValueError(f"playouts={self.playouts} is out of range: allowed 1..{MAX_PLAYOUTS}")
+        object.__setattr__(self, "playouts", int(self.playouts))
+        object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
+        object.__setattr__(self, "alpha", _check_number("alpha", self.alpha, 0.0, True))
+        object.__setattr__(self, "k", _check_number("k", self.k, 0.0, True))
+        if "alpha" not in _USES[self.kind] and self.alpha != 1.0:
+            raise ValueError(f"alpha={self.alpha} is not a parameter of {self.kind} (only of ppa, ppaf)")
+        if "k" not in _USES[self.kind] and self.k != 1.0:
+            raise ValueError(f"k={self.k} is not a parameter of {self.kind} (only of mast, mastf; PPA uses k = 1)")
+
+    @property
+    def features(self) -> bool:
+        return self.kind.endswith("f")
+
+    @property
+    def label(self) -> str:
+        """Short name as in the papers' tables, e.g. ``PPAF(0.32)``, ``MAST(8)``, ``UCT``."""
+        if self.kind in ("ppa", "ppaf"):
+            return f"{self.kind.upper()}({self.alpha:g})"
+        if self.kind in ("mast", "mastf"):
+            return f"{self.kind.upper()}({self.k:g})"
+        return "UCT"
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def make_agent(kind: str, playouts: int, **params) -> AgentConfig:
+    """Validated agent; unknown parameter names are an error naming them."""
+    allowed = {"c", "alpha", "k"}
+    unknown = set(params) - allowed
+    if unknown:
+        raise ValueError(f"unknown agent parameter(s) {sorted(unknown)}; allowed: {sorted(allowed)}")
+    return AgentConfig(kind=kind, playouts=playouts, **params)
+
+
+def _module_name(game: Game) -> str:
+    return game.module.__name__.rsplit(".", 1)[1]
+
+
+def mcts_kernel(game: Game):
+    """The compiled MCTS kernel module specialised to ``game``'s module."""
+    return kernel("agents.mcts", _module_name(game))
+
+
+def search(game: Game, state: np.ndarray, agent: AgentConfig, rng: np.ndarray, *,
+           return_details: bool = False):
+    """The move ``agent`` plays in ``state``; with ``return_details``, also root visits and the final policy.
+
+    ``rng`` is a uint64[4] generator state (``ppalib._rng.make_rng``) advanced in place.
+    """
+    if rng.dtype != np.uint64 or rng.shape != (4,):
+        raise ValueError("rng must be a uint64[4] state from ppalib._rng.make_rng")
+    legal = game.legal_moves(state)
+    if legal.size == 0:
+        raise ValueError("search needs a position where the game is not over")
+    module = mcts_kernel(game)
+    visits = np.zeros(game.max_moves, dtype=np.float64)
+    policy = np.zeros(game.num_codes(agent.features) if return_details else 0, dtype=np.float64)
+    move = module.search(game.spec, state, rng, agent.playouts, agent.c, _PLAYOUT_KIND[agent.kind],
+                         agent.alpha, agent.k, agent.features, visits, policy)
+    if return_details:
+        return int(move), legal, visits[: legal.size].copy(), policy
+    return int(move)
+
+
+__all__ = ["AGENT_KINDS", "AgentConfig", "make_agent", "search", "mcts_kernel"]

@@ -1,0 +1,299 @@
+"""The MCTS kernel shared by UCT, PPA, PPAF, MAST and MASTF (seed 000, Algorithms 3-7; seed 004, Algorithms 1-4).
+
+This file is a *template*: it is written against the module alias ``game`` and ``ppalib._jit.kernel`` makes one
+copy per game module with the ``# <game-import>`` line swapped (see ``_jit`` for why).  Call it through
+``ppalib.agents.search``, which validates the inputs.
+
+One search = ``playouts`` iterations of Algorithm 7 (UCT) followed by the adapt step of Algorithm 6:
+
+* Transposition table keyed by the 64-bit Zobrist hash of the position (open addressing).  A node's
+  statistics are indexed by the move's position in the deterministic legal-move list of its position.
+* Descent: at a position with a table entry, the move maximising ``w/p + c * sqrt(log(t)/p)`` is played, where
+  t is the entry's total playouts and w, p the move's wins and playouts; unvisited moves come first, in list
+  order (``p = 0`` makes the value infinite; ties keep the first move, as the strict ``>`` of Algorithm 7).
+  At a position with no entry, one entry is created and a playout runs from there ("one new entry per
+  descent").  Every entry on the path then counts the playout: ``t += 1`` and, for the move taken,
+  ``p += 1``, ``w += 1`` if the player to move there won (0.5 for a draw).
+* Playouts (Algorithm 3): uniform for UCT; Gibbs sampling with probability proportional to
+  ``exp(k * policy[code(move)])`` for PPA/PPAF (k = 1) and MAST/MASTF.
+* Adapt, after each iteration, over the whole sequence from the root (tree moves and playout moves, as the
+  PPA author's code replays them): the legal moves and codes of every ply are recorded as they are generated,
+  which gives exactly the lists a replay would regenerate.
+  - PPA (Algorithm 4): for each ply where the playout's winner moved, ``polp[code(move)] += alpha`` and
+    ``polp[code(m)] -= alpha * exp(policy[code(m)]) / z`` for every legal m, with ``z = sum exp(policy[code(m)])``;
+    ``policy`` (and so z) is the policy as it was before this iteration's adapt; ``policy <- polp`` at the end.
+  - MAST (Algorithm 5): for each ply, the code of the move played gets ``games += 1`` and ``wins += 1`` if its
+    player won (0.5 for a draw); ``policy[code] = wins / games``.  (Algorithm 5 ends with a stray
+    ``policy <- polp``; MAST has no polp, so its updates are applied directly.)
+* The policy starts at zero for every search (every move searched), and the table is emptied.
+* The move with the most playouts at the root is returned (ties: first in list order).
+
+Exponentials are cached in ``weight = exp(k * policy)`` and recomputed only for the codes an adapt changed.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from ppalib._rng import random_float, random_index
+from ppalib.games._common import (DRAW, H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
+                                  S_NUM_FEATURE_CODES)
+from ppalib.games import breakthrough as game  # <game-import>
+
+PLAYOUT_UNIFORM = 0
+PLAYOUT_PPA = 1
+PLAYOUT_MAST = 2
+
+
+@njit(cache=True)
+def reward(winner, player):
+    """1 for a win of ``player``, 0.5 for a draw, 0 for a loss."""
+    if winner == player:
+        return 1.0
+    if winner == DRAW:
+        return 0.5
+    return 0.0
+
+
+@njit(cache=True)
+def _lookup(table, node_key, h):
+    """Node index of hash ``h``, or ``-1 - slot`` with the free slot where it would go."""
+    mask = table.size - 1
+    i = h & mask
+    while True:
+        entry = table[i]
+        if entry == 0:
+            return -1 - i
+        if node_key[entry - 1] == h:
+            return entry - 1
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def ppa_adapt(policy, weight, new_policy, mark, touched, stamp, alpha, k,
+              seq_player, seq_chosen, seq_off, seq_codes, nseq, winner):
+    """Algorithm 4 over a recorded sequence; updates ``policy`` and ``weight = exp(k policy)`` in place.
+
+    ``seq_codes[seq_off[s]:seq_off[s+1]]`` are the codes of the legal moves at ply s, ``seq_chosen[s]`` the code
+    played and ``seq_player[s]`` the player who played it.  ``new_policy`` is polp; only the codes touched in
+    this call are copied into it (the others equal policy), which is what makes the step O(moves seen).
+    """
+    ntouched = 0
+    for s in range(nseq):
+        if seq_player[s] != winner:
+            continue
+        begin = seq_off[s]
+        end = seq_off[s + 1]
+        z = 0.0
+        for j in range(begin, end):
+            code = seq_codes[j]
+            z += weight[code]
+            if mark[code] != stamp:
+                mark[code] = stamp
+                new_policy[code] = policy[code]
+                touched[ntouched] = code
+                ntouched += 1
+        new_policy[seq_chosen[s]] += alpha
+        for j in range(begin, end):
+            code = seq_codes[j]
+            new_policy[code] -= alpha * weight[code] / z
+    for t in range(ntouched):
+        code = touched[t]
+        policy[code] = new_policy[code]
+        weight[code] = math.exp(k * policy[code])
+
+
+@njit(cache=True)
+def mast_adapt(policy, weight, wins, games, k, seq_player, seq_chosen, nseq, winner):
+    """Algorithm 5 over a recorded sequence; updates ``policy`` (mean result per code) and ``weight``."""
+    for s in range(nseq):
+        code = seq_chosen[s]
+        games[code] += 1.0
+        wins[code] += reward(winner, seq_player[s])
+        policy[code] = wins[code] / games[code]
+        weight[code] = math.exp(k * policy[code])
+
+
+@njit(cache=True)
+def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_visits, policy_out):
+    """Run one search from ``root`` and return the move to play.
+
+    spec, root: the game's spec and the position (int64 arrays; ``root`` is not modified).
+    rng: uint64[4] generator state, advanced in place.
+    playouts: iterations (>= 1).  c: UCT constant.  playout_kind: PLAYOUT_UNIFORM / _PPA / _MAST.
+    alpha: PPA learning rate.  k: Gibbs temperature factor (1 for PPA).  features: use feature move codes.
+    root_visits: float64 array (length >= max moves) receiving the playouts of each root move, in list order.
+    policy_out: float64 array receiving the final policy (length num codes), or of length 0 to skip.
+    """
+    max_moves = spec[S_MAX_MOVES]
+    ncodes = spec[S_NUM_FEATURE_CODES] if features else spec[S_NUM_CODES]
+    max_seq = spec[S_MAX_PLIES] + 1
+    capacity = playouts + 1
+    tsize = 1
+    while tsize < 2 * capacity:
+        tsize *= 2
+    table = np.zeros(tsize, dtype=np.int64)
+    node_key = np.empty(capacity, dtype=np.int64)
+    node_player = np.empty(capacity, dtype=np.int64)
+    node_total = np.empty(capacity, dtype=np.float64)
+    node_n = np.empty(capacity, dtype=np.int64)
+    node_off = np.empty(capacity, dtype=np.int64)
+    pool_size = min(capacity * max_moves, capacity * 16 + max_moves)
+    pool_move = np.empty(pool_size, dtype=np.int64)
+    pool_wins = np.empty(pool_size, dtype=np.float64)
+    pool_visits = np.empty(pool_size, dtype=np.float64)
+    nodes = 0
+    pool_used = 0
+
+    learn = playout_kind != PLAYOUT_UNIFORM
+    policy = np.zeros(ncodes, dtype=np.float64)
+    weight = np.ones(ncodes, dtype=np.float64)
+    new_policy = np.empty(ncodes if playout_kind == PLAYOUT_PPA else 0, dtype=np.float64)
+    mark = np.zeros(ncodes if playout_kind == PLAYOUT_PPA else 0, dtype=np.int64)
+    touched = np.empty(ncodes if playout_kind == PLAYOUT_PPA else 0, dtype=np.int64)
+    mast_wins = np.zeros(ncodes if playout_kind == PLAYOUT_MAST else 0, dtype=np.float64)
+    mast_games = np.zeros(ncodes if playout_kind == PLAYOUT_MAST else 0, dtype=np.float64)
+    seq_len = max_seq if learn else 1
+    seq_player = np.empty(seq_len, dtype=np.int64)
+    seq_chosen = np.empty(seq_len, dtype=np.int64)
+    seq_off = np.zeros(seq_len + 1, dtype=np.int64)
+    seq_codes = np.empty(seq_len * max_moves if learn else 1, dtype=np.int64)
+
+    state = root.copy()
+    moves = np.empty(max_moves, dtype=np.int64)
+    path_node = np.empty(max_seq + 1, dtype=np.int64)
+    path_move = np.empty(max_seq + 1, dtype=np.int64)
+
+    for iteration in range(playouts):
+        state[:] = root
+        depth = 0
+        nseq = 0
+        winner = -1
+        while True:
+            n = game.legal_moves(spec, state, moves)
+            if n == 0:
+                winner = state[H_WINNER]
+                break
+            found = _lookup(table, node_key, state[H_HASH])
+            if found < 0:
+                # New entry, then a playout from here (Algorithm 7, else branch).
+                node = nodes
+                nodes += 1
+                table[-1 - found] = node + 1
+                node_key[node] = state[H_HASH]
+                node_player[node] = state[H_TO_MOVE]
+                node_total[node] = 0.0
+                node_n[node] = n
+                if pool_used + n > pool_size:
+                    pool_size = max(2 * pool_size, pool_used + n)
+                    grown_move = np.empty(pool_size, dtype=np.int64)
+                    grown_wins = np.empty(pool_size, dtype=np.float64)
+                    grown_visits = np.empty(pool_size, dtype=np.float64)
+                    grown_move[:pool_used] = pool_move[:pool_used]
+                    grown_wins[:pool_used] = pool_wins[:pool_used]
+                    grown_visits[:pool_used] = pool_visits[:pool_used]
+                    pool_move = grown_move
+                    pool_wins = grown_wins
+                    pool_visits = grown_visits
+                node_off[node] = pool_used
+                for i in range(n):
+                    pool_move[pool_used + i] = moves[i]
+                    pool_wins[pool_used + i] = 0.0
+                    pool_visits[pool_used + i] = 0.0
+                pool_used += n
+                path_node[depth] = node
+                path_move[depth] = -1
+                depth += 1
+                # Playout (Algorithm 3).
+                while n > 0:
+                    if learn:
+                        base = seq_off[nseq]
+                        z = 0.0
+                        for j in range(n):
+                            code = game.move_code(spec, state, moves[j], features)
+                            seq_codes[base + j] = code
+                            z += weight[code]
+                        r = random_float(rng) * z
+                        choice = n - 1
+                        acc = 0.0
+                        for j in range(n):
+                            acc += weight[seq_codes[base + j]]
+                            if r < acc:
+                                choice = j
+                                break
+                        seq_player[nseq] = state[H_TO_MOVE]
+                        seq_chosen[nseq] = seq_codes[base + choice]
+                        seq_off[nseq + 1] = base + n
+                        nseq += 1
+                    else:
+                        choice = random_index(rng, n)
+                    game.play(spec, state, moves[choice])
+                    n = game.legal_moves(spec, state, moves)
+                winner = state[H_WINNER]
+                break
+            # Existing entry: UCT selection.
+            node = found
+            off = node_off[node]
+            count = node_n[node]
+            log_total = math.log(node_total[node])
+            best = 0
+            best_value = -np.inf
+            for i in range(count):
+                visits = pool_visits[off + i]
+                if visits == 0.0:
+                    best = i
+                    break
+                value = pool_wins[off + i] / visits + c * math.sqrt(log_total / visits)
+                if value > best_value:
+                    best_value = value
+                    best = i
+            if learn:
+                base = seq_off[nseq]
+                for j in range(n):
+                    seq_codes[base + j] = game.move_code(spec, state, moves[j], features)
+                seq_player[nseq] = state[H_TO_MOVE]
+                seq_chosen[nseq] = seq_codes[base + best]
+                seq_off[nseq + 1] = base + n
+                nseq += 1
+            path_node[depth] = node
+            path_move[depth] = best
+            depth += 1
+            game.play(spec, state, pool_move[off + best])
+
+        for d in range(depth):
+            node = path_node[d]
+            node_total[node] += 1.0
+            i = path_move[d]
+            if i >= 0:
+                pool_visits[node_off[node] + i] += 1.0
+                pool_wins[node_off[node] + i] += reward(winner, node_player[node])
+        if playout_kind == PLAYOUT_PPA:
+            ppa_adapt(policy, weight, new_policy, mark, touched, iteration + 1, alpha, k,
+                      seq_player, seq_chosen, seq_off, seq_codes, nseq, winner)
+        elif playout_kind == PLAYOUT_MAST:
+            mast_adapt(policy, weight, mast_wins, mast_games, k, seq_player, seq_chosen, nseq, winner)
+
+    # The root is node 0: the first iteration created it.
+    off = node_off[0]
+    best = 0
+    for i in range(node_n[0]):
+        root_visits[i] = pool_visits[off + i]
+        if pool_visits[off + i] > pool_visits[off + best]:
+            best = i
+    if policy_out.size > 0:
+        policy_out[:] = policy
+    return pool_move[off + best]
+
+
+@njit(cache=True)
+def random_playout(spec, root, rng):
+    """One uniform random playout from ``root``; returns (winner, plies).  For benchmarks and tests."""
+    state = root.copy()
+    moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+    plies = 0
+    n = game.legal_moves(spec, state, moves)
+    while n > 0:
+        game.play(spec, state, moves[random_index(rng, n)])
+        plies += 1
+        n = game.legal_moves(spec, state, moves)
+    return state[H_WINNER], plies

@@ -1,0 +1,60 @@
+"""Layout shared by every game: the state header and the spec header.
+
+A game is a module of pure functions over two plain ``int64`` arrays:
+
+``spec``
+    Immutable description of one game at one size, built once in Python by the module's ``make_spec``.
+    Slots ``S_*`` below are the same for every game; tables (Zobrist keys, neighbours) follow.
+``state``
+    One position.  Slots ``H_*`` below are the same for every game; the board follows at ``H_BOARD``.
+    Copying a position is ``state.copy()`` (or ``dst[:] = src``): it holds everything, no pointers.
+
+Players are 0 (moves first) and 1.  ``state[H_WINNER]`` is ``ONGOING`` (-1), 0, 1 or ``DRAW`` (2).
+Moves are small non-negative integers, unique within a position; ``legal_moves`` lists them in a
+deterministic order, so search statistics can be indexed by a move's position in that list.
+"""
+from numba import njit
+
+# ---- state header -------------------------------------------------------------------------------------
+H_TO_MOVE = 0   # player to move, 0 or 1
+H_PLY = 1       # plies played since the start
+H_HASH = 2      # Zobrist hash of everything that defines the position (board, side to move, ko, passes)
+H_WINNER = 3    # ONGOING, 0, 1 or DRAW; set by play() or by legal_moves() when the side to move is stuck
+H_PASSES = 4    # consecutive passes (Go)
+H_KO = 5        # point forbidden by the simple-ko rule for the side to move, or -1 (Go)
+H_COUNT0 = 6    # game-specific counters (pieces of player 0 / 1 in Breakthrough-like games)
+H_COUNT1 = 7
+H_BOARD = 8     # first cell of the board
+
+ONGOING = -1
+DRAW = 2
+
+# ---- spec header ----------------------------------------------------------------------------------------
+S_SIZE = 0             # board side length
+S_VARIANT = 1          # bit set of rule variants, see VARIANT_*
+S_CELLS = 2            # number of playable cells (size * size for square boards)
+S_MAX_MOVES = 3        # upper bound on the number of legal moves in any position
+S_NUM_CODES = 4        # number of distinct PPA/MAST move codes (both players)
+S_NUM_FEATURE_CODES = 5  # number of distinct PPAF/MASTF move codes (both players)
+S_STATE_LEN = 6        # length of a state array
+S_MAX_PLIES = 7        # upper bound on the length of a game in plies
+S_ZOBRIST = 8          # offset in spec of the Zobrist table
+S_TABLES = 9           # offset in spec of game-specific tables
+S_SIDE_KEY = 10        # Zobrist key xor-ed in when player 1 is to move
+SPEC_HEADER = 16
+
+VARIANT_MISERE = 1     # the result of every terminal position is inverted (winner <-> loser)
+
+
+@njit(cache=True)
+def finish(spec, state, normal_winner):
+    """Record the end of the game; ``normal_winner`` is the winner under the normal (non-misere) rules.
+
+    Misere variants keep the terminal positions of the normal game and invert its result, which is exactly
+    the papers' definition for Breakthrough, Domineering, Knightthrough and Nogo ("the first player to reach
+    the opposite row / that cannot move has lost" becomes "... has won").
+    """
+    w = normal_winner
+    if (spec[S_VARIANT] & VARIANT_MISERE) != 0 and w != DRAW:
+        w = 1 - w
+    state[H_WINNER] = w

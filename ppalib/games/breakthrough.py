@@ -1,0 +1,209 @@
+"""Breakthrough, Misere Breakthrough, Knightthrough and Misere Knightthrough on an n x n board (4 <= n <= 19).
+
+Rules (seeds 004 and 000, with the choices the papers leave open):
+
+* Set-up: each side starts with two full rows of pieces on its own edge (the papers: "two rows of pawns on
+  each side"), on every board size, so 5x5 has 10 pieces a side and one empty row between them, and 4x4 starts
+  full (only diagonal captures are then possible).  OpenSpiel's 5x5 default uses one row a side; ours does not.
+* Player 0 owns rows 0-1 and moves towards row n-1; player 1 owns rows n-2..n-1 and moves towards row 0.
+  Player 0 moves first.
+* Breakthrough pawns move one cell straight forward onto an empty cell, or one cell diagonally forward onto
+  an empty cell or an opponent piece (capture).
+* Knightthrough knights make one of the four forward knight jumps (1 forward and 2 sideways, or 2 forward and
+  1 sideways) onto an empty cell or an opponent piece (capture).
+* A side that moves a piece onto the far row wins (misere: loses).
+* A side to move with no legal move (all its pieces captured or blocked) loses (misere: wins).  The papers
+  are silent on this; losing is the usual Breakthrough convention (capturing every enemy piece wins), and the
+  misere variants invert every terminal result, see ``_common.finish``.
+
+Moves are ``from_cell * 4 + direction`` with ``cell = row * n + col``.  Directions are, for the moving side's
+forward sense f (+1 or -1): pawns 0 = (f, -1), 1 = (f, 0), 2 = (f, +1); knights 0 = (f, -2), 1 = (f, +2),
+2 = (2f, -1), 3 = (2f, +1).  Legal moves are listed by increasing move number.
+
+Move codes (PPA/MAST): ``player * 4 n^2 + move``, i.e. from-square and direction with an offset for the second
+player, as in the PPA author's code.  Feature codes (PPAF/MASTF, seed 000 section 3: "distinguish between
+capture moves and moves that do not capture"): ``2 * code + capture``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
+                      S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE,
+                      S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, VARIANT_MISERE, finish)
+
+VARIANT_KNIGHT = 2
+MIN_SIZE = 4
+MAX_SIZE = 19
+
+EMPTY = 0  # board cells hold 0 (empty), 1 (player 0) or 2 (player 1)
+
+
+def make_spec(size: int, variant: int) -> np.ndarray:
+    """Build the immutable spec of the game at ``size`` x ``size``; ``variant`` combines VARIANT_* bits."""
+    cells = size * size
+    zob = np.random.default_rng([0x5EED, size, 1]).integers(-2**63, 2**63 - 1, size=3 * cells + 1, dtype=np.int64)
+    # Direction table: 4 directions x (drow, dcol) for player 0 (player 1 negates drow).
+    if variant & VARIANT_KNIGHT:
+        dirs = [(1, -2), (1, 2), (2, -1), (2, 1)]
+    else:
+        dirs = [(1, -1), (1, 0), (1, 1), (0, 0)]  # the fourth pawn direction is unused
+    spec = np.zeros(SPEC_HEADER + zob.size + 8, dtype=np.int64)
+    spec[S_SIZE] = size
+    spec[S_VARIANT] = variant
+    spec[S_CELLS] = cells
+    ndirs = 4 if variant & VARIANT_KNIGHT else 3
+    spec[S_MAX_MOVES] = cells * ndirs     # safe bound: every cell a piece with every direction
+    spec[S_NUM_CODES] = 2 * cells * 4
+    spec[S_NUM_FEATURE_CODES] = 2 * 2 * cells * 4
+    spec[S_STATE_LEN] = H_BOARD + cells
+    # Every move advances a piece, so a piece makes at most n-1 moves (knights: fewer); 4 n pieces in all.
+    spec[S_MAX_PLIES] = 4 * size * (size - 1) + 1
+    spec[S_ZOBRIST] = SPEC_HEADER
+    spec[SPEC_HEADER:SPEC_HEADER + zob.size] = zob
+    spec[S_SIDE_KEY] = zob[3 * cells]
+    spec[S_TABLES] = SPEC_HEADER + zob.size
+    for d, (dr, dc) in enumerate(dirs):
+        spec[spec[S_TABLES] + 2 * d] = dr
+        spec[spec[S_TABLES] + 2 * d + 1] = dc
+    return spec
+
+
+@njit(cache=True)
+def _zkey(spec, cell, piece):
+    return spec[spec[S_ZOBRIST] + 3 * cell + piece]
+
+
+@njit(cache=True)
+def init_state(spec):
+    """Return the start position."""
+    n = spec[S_SIZE]
+    state = np.zeros(spec[S_STATE_LEN], dtype=np.int64)
+    state[H_WINNER] = ONGOING
+    state[H_KO] = -1
+    h = np.int64(0)
+    for r in range(n):
+        for c in range(n):
+            piece = 0
+            if r < 2:
+                piece = 1
+            elif r >= n - 2:
+                piece = 2
+            if piece != 0:
+                cell = r * n + c
+                state[H_BOARD + cell] = piece
+                h ^= _zkey(spec, cell, piece)
+    state[H_COUNT0] = 2 * n
+    state[H_COUNT0 + 1] = 2 * n
+    state[H_HASH] = h
+    return state
+
+
+@njit(cache=True)
+def _target(spec, player, cell, d):
+    """Destination cell of direction ``d`` from ``cell`` for ``player``, or -1 when off the board."""
+    n = spec[S_SIZE]
+    t = spec[S_TABLES]
+    dr = spec[t + 2 * d]
+    dc = spec[t + 2 * d + 1]
+    if player == 1:
+        dr = -dr
+    r = cell // n + dr
+    c = cell % n + dc
+    if r < 0 or r >= n or c < 0 or c >= n:
+        return -1
+    return r * n + c
+
+
+@njit(cache=True)
+def legal_moves(spec, state, out):
+    """Write the legal moves into ``out`` (length >= spec[S_MAX_MOVES]) and return their number.
+
+    Returns 0 exactly when the game is over; then ``state[H_WINNER]`` holds the result.
+    """
+    if state[H_WINNER] != ONGOING:
+        return 0
+    cells = spec[S_CELLS]
+    player = state[H_TO_MOVE]
+    own = player + 1
+    knight = (spec[S_VARIANT] & VARIANT_KNIGHT) != 0
+    ndirs = 4 if knight else 3
+    count = 0
+    for cell in range(cells):
+        if state[H_BOARD + cell] != own:
+            continue
+        for d in range(ndirs):
+            to = _target(spec, player, cell, d)
+            if to < 0:
+                continue
+            occupant = state[H_BOARD + to]
+            if occupant == own:
+                continue
+            if not knight and d == 1 and occupant != EMPTY:
+                continue  # pawns never capture straight ahead
+            out[count] = cell * 4 + d
+            count += 1
+    if count == 0:
+        finish(spec, state, 1 - player)
+    return count
+
+
+@njit(cache=True)
+def play(spec, state, move):
+    """Play the legal ``move`` for the side to move, in place."""
+    n = spec[S_SIZE]
+    player = state[H_TO_MOVE]
+    own = player + 1
+    cell = move >> 2
+    to = _target(spec, player, cell, move & 3)
+    occupant = state[H_BOARD + to]
+    h = state[H_HASH] ^ _zkey(spec, cell, own) ^ _zkey(spec, to, own)
+    if occupant != EMPTY:
+        h ^= _zkey(spec, to, occupant)
+        state[H_COUNT0 + 1 - player] -= 1
+    state[H_BOARD + cell] = EMPTY
+    state[H_BOARD + to] = own
+    state[H_HASH] = h ^ spec[S_SIDE_KEY]
+    state[H_TO_MOVE] = 1 - player
+    state[H_PLY] += 1
+    far_row = n - 1 if player == 0 else 0
+    if to // n == far_row:
+        finish(spec, state, player)
+
+
+@njit(cache=True)
+def move_code(spec, state, move, features):
+    """PPA/MAST code of ``move`` for the side to move; with ``features``, the PPAF/MASTF code (capture bit)."""
+    player = state[H_TO_MOVE]
+    code = player * 4 * spec[S_CELLS] + move
+    if not features:
+        return code
+    to = _target(spec, player, move >> 2, move & 3)
+    capture = 1 if state[H_BOARD + to] != EMPTY else 0
+    return 2 * code + capture
+
+
+def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:
+    """Human-readable move, e.g. ``b2-c3`` or ``b2xc3`` (files a.., ranks 1.. from player 0's side)."""
+    n = int(spec[S_SIZE])
+    player = int(state[H_TO_MOVE])
+    cell = move >> 2
+    to = int(_target(spec, player, cell, move & 3))
+    sep = "x" if state[H_BOARD + to] != EMPTY else "-"
+    name = lambda c: f"{chr(ord('a') + c % n)}{c // n + 1}"
+    return f"{name(cell)}{sep}{name(to)}"
+
+
+def render(spec: np.ndarray, state: np.ndarray) -> str:
+    """Text diagram, player 0's pieces as ``x``, player 1's as ``o``, row n-1 on top."""
+    n = int(spec[S_SIZE])
+    glyph = ".xo"
+    rows = ["".join(glyph[state[H_BOARD + r * n + c]] for c in range(n)) for r in range(n - 1, -1, -1)]
+    return "\n".join(rows)
+
+
+def board_coordinates(spec: np.ndarray) -> np.ndarray:
+    """(cells, 2) array of (row, col) per cell: the board graph used by spatial features (seed 003)."""
+    n = int(spec[S_SIZE])
+    return np.array([(c // n, c % n) for c in range(n * n)], dtype=np.int64)

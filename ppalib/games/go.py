@@ -1,0 +1,397 @@
+"""Go, Atarigo, Nogo and Misere Nogo on an n x n board (Go, Nogo: 2 <= n <= 19; Atarigo: 3 <= n <= 19).
+
+All four share one Go engine: a padded board, strings kept as circular stone lists with pseudo-liberties
+(count, sum and sum of squares of the liberty points, so "exactly one liberty" is ``count * sumsq == sum^2``),
+incremental Zobrist hashing.  Player 0 is Black and moves first.
+
+Go (seed 004: "chinese rules ... number of her stones on the board plus the number of her eyes", komi 7.5):
+
+* A move is legal on an empty point unless it is suicide (no liberty, no capture) or retakes a simple ko (a
+  single stone capturing a single stone that could immediately recapture).  There is no superko.
+* The legal-move list never contains a move that fills the mover's own eye (an empty point whose four
+  neighbours are the mover's stones or the edge, with at most one enemy stone on its diagonals, none on the
+  edge).  This is the usual playout rule; the same list serves the tree (as in the PPA author's code, where
+  tree and playouts share one move generator), so a program here never fills its own eyes.
+* Pass is legal only when no other move is: then it is the only move.  Two consecutive passes end the game.
+* Score (area): stones on the board plus empty points whose on-board neighbours are all of one colour
+  ("eyes"); White adds the komi (7.5 by default, no draws).  A game that reaches ``4 n^2 + 10`` plies (only
+  possible through long capture cycles) is scored as it stands.
+
+Atarigo: Go moves (suicide illegal, no pass, no eye rule); the first player to capture wins.  A player with no
+legal move (every empty point suicide) loses; on boards >= 3x3 this essentially never happens.
+
+Nogo: a move is illegal if it captures or is suicide.  The first player that cannot move has lost (Misere
+Nogo: has won).  No passes.
+
+Moves are ``cell = row * n + col`` and ``PASS = n^2``.  Move codes: ``player * (n^2 + 1) + move``.  Feature
+codes (seed 000, Atarigo and Nogo: "the colors of the four intersections next to the move"):
+``256 * code + pattern``, pattern = sum over the four neighbours (west, east, south, north) of
+``4^i * v``, with v = 0 empty, 1 mover's stone, 2 opponent's stone, 3 off the board.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._common import (H_BOARD, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
+                      S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
+                      S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish)
+
+VARIANT_ATARI = 2
+VARIANT_NOGO = 4
+MIN_SIZE = 2
+MAX_SIZE = 19
+DEFAULT_KOMI = 7.5
+
+EMPTY = 0
+BORDER = 3
+
+
+def make_spec(size: int, variant: int, komi: float = DEFAULT_KOMI) -> np.ndarray:
+    """Build the immutable spec of the game at ``size`` x ``size``; ``variant`` combines VARIANT_* bits."""
+    width = size + 2
+    points = width * width
+    cells = size * size
+    zob = np.random.default_rng([0x5EED, size, 3]).integers(-2**63, 2**63 - 1, size=3 * points + 2, dtype=np.int64)
+    spec = np.zeros(SPEC_HEADER + zob.size + 4, dtype=np.int64)
+    spec[S_SIZE] = size
+    spec[S_VARIANT] = variant
+    spec[S_CELLS] = cells
+    spec[S_MAX_MOVES] = cells + 1
+    spec[S_NUM_CODES] = 2 * (cells + 1)
+    spec[S_NUM_FEATURE_CODES] = 2 * (cells + 1) * 256
+    spec[S_STATE_LEN] = H_BOARD + 7 * points
+    spec[S_MAX_PLIES] = cells + 1 if variant & (VARIANT_ATARI | VARIANT_NOGO) else 4 * cells + 10
+    spec[S_ZOBRIST] = SPEC_HEADER
+    spec[SPEC_HEADER:SPEC_HEADER + zob.size] = zob
+    spec[S_SIDE_KEY] = zob[3 * points + 1]
+    t = SPEC_HEADER + zob.size
+    spec[S_TABLES] = t
+    spec[t] = width
+    spec[t + 1] = points
+    spec[t + 2] = int(round(2 * komi))
+    return spec
+
+
+@njit(cache=True)
+def _width(spec):
+    return spec[spec[S_TABLES]]
+
+
+@njit(cache=True)
+def _points(spec):
+    return spec[spec[S_TABLES] + 1]
+
+
+@njit(cache=True)
+def _point(spec, cell):
+    n = spec[S_SIZE]
+    return (cell // n + 1) * (n + 2) + cell % n + 1
+
+
+@njit(cache=True)
+def init_state(spec):
+    """Return the empty board, Black (player 0) to move."""
+    state = np.zeros(spec[S_STATE_LEN], dtype=np.int64)
+    state[H_WINNER] = ONGOING
+    state[H_KO] = -1
+    w = _width(spec)
+    for p in range(_points(spec)):
+        r = p // w
+        c = p % w
+        if r == 0 or c == 0 or r == w - 1 or c == w - 1:
+            state[H_BOARD + p] = BORDER
+    return state
+
+
+# String bookkeeping.  Arrays live in the state after the board, each `points` long, indexed by point:
+# head (string representative), next (circular stone list), and at the head: pseudo-liberty count, sum,
+# sum of squares, and stone count.
+@njit(cache=True)
+def _add_lib(state, points, h, p):
+    state[H_BOARD + 3 * points + h] += 1
+    state[H_BOARD + 4 * points + h] += p
+    state[H_BOARD + 5 * points + h] += p * p
+
+
+@njit(cache=True)
+def _remove_lib(state, points, h, p):
+    state[H_BOARD + 3 * points + h] -= 1
+    state[H_BOARD + 4 * points + h] -= p
+    state[H_BOARD + 5 * points + h] -= p * p
+
+
+@njit(cache=True)
+def _head(state, points, p):
+    return state[H_BOARD + points + p]
+
+
+@njit(cache=True)
+def _libs(state, points, h):
+    return state[H_BOARD + 3 * points + h]
+
+
+@njit(cache=True)
+def _in_atari(state, points, h):
+    """True when the string headed by ``h`` has exactly one (distinct) liberty."""
+    libs = state[H_BOARD + 3 * points + h]
+    s = state[H_BOARD + 4 * points + h]
+    return libs > 0 and libs * state[H_BOARD + 5 * points + h] == s * s
+
+
+@njit(cache=True)
+def _merge(state, points, a, b):
+    """Merge the strings headed by ``a`` and ``b``; return the surviving head."""
+    if state[H_BOARD + 6 * points + a] < state[H_BOARD + 6 * points + b]:
+        a, b = b, a
+    s = b
+    while True:
+        state[H_BOARD + points + s] = a
+        s = state[H_BOARD + 2 * points + s]
+        if s == b:
+            break
+    na = state[H_BOARD + 2 * points + a]
+    state[H_BOARD + 2 * points + a] = state[H_BOARD + 2 * points + b]
+    state[H_BOARD + 2 * points + b] = na
+    for k in range(3, 7):
+        state[H_BOARD + k * points + a] += state[H_BOARD + k * points + b]
+    return a
+
+
+@njit(cache=True)
+def _remove_string(spec, state, points, h):
+    """Take the string headed by ``h`` off the board, giving its points back as liberties to its neighbours."""
+    w = _width(spec)
+    z = spec[S_ZOBRIST]
+    color = state[H_BOARD + h]
+    s = h
+    while True:
+        state[H_BOARD + s] = EMPTY
+        state[H_HASH] ^= spec[z + 2 * s + color - 1]
+        s = state[H_BOARD + 2 * points + s]
+        if s == h:
+            break
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            v = state[H_BOARD + q]
+            if v == 1 or v == 2:
+                _add_lib(state, points, _head(state, points, q), s)
+        s = state[H_BOARD + 2 * points + s]
+        if s == h:
+            break
+
+
+@njit(cache=True)
+def _place(spec, state, p, color):
+    """Put a stone of ``color`` (1 or 2) on point ``p``; return (stones captured, a captured point or -1)."""
+    points = _points(spec)
+    w = _width(spec)
+    state[H_BOARD + p] = color
+    state[H_BOARD + points + p] = p
+    state[H_BOARD + 2 * points + p] = p
+    for k in range(3, 6):
+        state[H_BOARD + k * points + p] = 0
+    state[H_BOARD + 6 * points + p] = 1
+    state[H_HASH] ^= spec[spec[S_ZOBRIST] + 2 * p + color - 1]
+    for q in (p - 1, p + 1, p - w, p + w):
+        v = state[H_BOARD + q]
+        if v == EMPTY:
+            _add_lib(state, points, p, q)
+        elif v != BORDER:
+            _remove_lib(state, points, _head(state, points, q), p)
+    for q in (p - 1, p + 1, p - w, p + w):
+        if state[H_BOARD + q] == color:
+            hq = _head(state, points, q)
+            hp = _head(state, points, p)
+            if hq != hp:
+                _merge(state, points, hp, hq)
+    captured = 0
+    last = -1
+    opp = 3 - color
+    for q in (p - 1, p + 1, p - w, p + w):
+        if state[H_BOARD + q] == opp:
+            hq = _head(state, points, q)
+            if _libs(state, points, hq) == 0:
+                captured += state[H_BOARD + 6 * points + hq]
+                last = q
+                _remove_string(spec, state, points, hq)
+    return captured, last
+
+
+@njit(cache=True)
+def _is_legal(spec, state, p, color):
+    """Legality of a stone of ``color`` on point ``p`` under the variant's rules (eye rule excluded)."""
+    if state[H_BOARD + p] != EMPTY or p == state[H_KO]:
+        return False
+    points = _points(spec)
+    w = _width(spec)
+    opp = 3 - color
+    breathes = False
+    captures = False
+    for q in (p - 1, p + 1, p - w, p + w):
+        v = state[H_BOARD + q]
+        if v == EMPTY:
+            breathes = True
+        elif v == color:
+            if not _in_atari(state, points, _head(state, points, q)):
+                breathes = True
+        elif v == opp:
+            if _in_atari(state, points, _head(state, points, q)):
+                captures = True
+    if captures and (spec[S_VARIANT] & VARIANT_NOGO) != 0:
+        return False
+    return breathes or captures
+
+
+@njit(cache=True)
+def _is_own_eye(spec, state, p, color):
+    """``p`` is an eye of ``color``: orthogonal neighbours own/edge, diagonals allow one enemy (none at edge)."""
+    w = _width(spec)
+    for q in (p - 1, p + 1, p - w, p + w):
+        v = state[H_BOARD + q]
+        if v != color and v != BORDER:
+            return False
+    enemy = 0
+    edge = 0
+    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        v = state[H_BOARD + q]
+        if v == BORDER:
+            edge = 1
+        elif v == 3 - color:
+            enemy += 1
+    return enemy == 0 if edge else enemy < 2
+
+
+@njit(cache=True)
+def legal_moves(spec, state, out):
+    """Write the legal moves into ``out`` and return their number; 0 exactly when the game is over."""
+    if state[H_WINNER] != ONGOING:
+        return 0
+    n = spec[S_SIZE]
+    player = state[H_TO_MOVE]
+    color = player + 1
+    plain_go = (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0
+    count = 0
+    for cell in range(n * n):
+        p = _point(spec, cell)
+        if _is_legal(spec, state, p, color):
+            if plain_go and _is_own_eye(spec, state, p, color):
+                continue
+            out[count] = cell
+            count += 1
+    if count == 0:
+        if plain_go:
+            out[0] = n * n  # pass, the only move
+            return 1
+        finish(spec, state, 1 - player)
+    return count
+
+
+@njit(cache=True)
+def area_score(spec, state):
+    """(Black, White) area scores: stones plus one-colour-surrounded empty points, komi not included."""
+    n = spec[S_SIZE]
+    w = _width(spec)
+    score = np.zeros(2, dtype=np.int64)
+    for cell in range(n * n):
+        p = _point(spec, cell)
+        v = state[H_BOARD + p]
+        if v == 1 or v == 2:
+            score[v - 1] += 1
+            continue
+        seen = 0
+        for q in (p - 1, p + 1, p - w, p + w):
+            u = state[H_BOARD + q]
+            if u == 1 or u == 2:
+                seen |= u
+            elif u == EMPTY:
+                seen |= 4
+        if seen == 1 or seen == 2:
+            score[seen - 1] += 1
+    return score
+
+
+@njit(cache=True)
+def _finish_by_score(spec, state):
+    score = area_score(spec, state)
+    komi2 = spec[spec[S_TABLES] + 2]
+    finish(spec, state, 0 if 2 * score[0] > 2 * score[1] + komi2 else 1)
+
+
+@njit(cache=True)
+def play(spec, state, move):
+    """Play the legal ``move`` (a cell or PASS = n^2) for the side to move, in place."""
+    n = spec[S_SIZE]
+    player = state[H_TO_MOVE]
+    z = spec[S_ZOBRIST]
+    points = _points(spec)
+    ko_keys = z + 2 * points
+    pass_key = z + 3 * points
+    if state[H_KO] >= 0:
+        state[H_HASH] ^= spec[ko_keys + state[H_KO]]
+        state[H_KO] = -1
+    if move == n * n:
+        state[H_PASSES] += 1
+        if state[H_PASSES] == 1:
+            state[H_HASH] ^= spec[pass_key]
+    else:
+        if state[H_PASSES] == 1:
+            state[H_HASH] ^= spec[pass_key]
+        state[H_PASSES] = 0
+        p = _point(spec, move)
+        captured, last = _place(spec, state, p, player + 1)
+        if captured > 0 and (spec[S_VARIANT] & VARIANT_ATARI) != 0:
+            finish(spec, state, player)
+        elif captured == 1:
+            h = _head(state, points, p)
+            if state[H_BOARD + 6 * points + h] == 1 and _in_atari(state, points, h):
+                state[H_KO] = last
+                state[H_HASH] ^= spec[ko_keys + last]
+    state[H_TO_MOVE] = 1 - player
+    state[H_HASH] ^= spec[S_SIDE_KEY]
+    state[H_PLY] += 1
+    if state[H_WINNER] == ONGOING and (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0:
+        if state[H_PASSES] >= 2 or state[H_PLY] >= spec[S_MAX_PLIES]:
+            _finish_by_score(spec, state)
+
+
+@njit(cache=True)
+def move_code(spec, state, move, features):
+    """PPA/MAST code of ``move`` for the side to move; with ``features``, the PPAF/MASTF code."""
+    n = spec[S_SIZE]
+    player = state[H_TO_MOVE]
+    code = player * (n * n + 1) + move
+    if not features:
+        return code
+    pattern = 0
+    if move < n * n:
+        p = _point(spec, move)
+        w = _width(spec)
+        mult = 1
+        for q in (p - 1, p + 1, p - w, p + w):
+            v = state[H_BOARD + q]
+            if v == 1 or v == 2:
+                v = 1 if v == player + 1 else 2
+            pattern += mult * v
+            mult *= 4
+    return 256 * code + pattern
+
+
+def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:
+    n = int(spec[S_SIZE])
+    if move == n * n:
+        return "pass"
+    return f"{chr(ord('a') + move % n)}{move // n + 1}"
+
+
+def render(spec: np.ndarray, state: np.ndarray) -> str:
+    """Text diagram, Black ``x``, White ``o``, row n on top."""
+    n = int(spec[S_SIZE])
+    glyph = ".xo#"
+    return "\n".join("".join(glyph[state[H_BOARD + _point(spec, r * n + c)]] for c in range(n))
+                     for r in range(n - 1, -1, -1))
+
+
+def board_coordinates(spec: np.ndarray) -> np.ndarray:
+    n = int(spec[S_SIZE])
+    return np.array([(c // n, c % n) for c in range(n * n)], dtype=np.int64)
