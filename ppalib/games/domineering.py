@@ -141,3 +141,14 @@ def render(spec: np.ndarray, state: np.ndarray) -> str:
 def board_coordinates(spec: np.ndarray) -> np.ndarray:
     n = int(spec[S_SIZE])
     return np.array([(c // n, c % n) for c in range(n * n)], dtype=np.int64)
+
+
+def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
+    """The Zobrist hash recomputed from the board (the conformance test checks play()'s incremental one)."""
+    h = 0
+    for cell in range(int(spec[S_CELLS])):
+        if state[H_BOARD + cell]:
+            h ^= int(spec[spec[S_ZOBRIST] + cell])
+    if state[H_TO_MOVE] == 1:
+        h ^= int(spec[S_SIDE_KEY])
+    return int(np.uint64(h & 0xFFFFFFFFFFFFFFFF).astype(np.int64))

@@ -395,3 +395,23 @@ def render(spec: np.ndarray, state: np.ndarray) -> str:
 def board_coordinates(spec: np.ndarray) -> np.ndarray:
     n = int(spec[S_SIZE])
     return np.array([(c // n, c % n) for c in range(n * n)], dtype=np.int64)
+
+
+def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
+    """The Zobrist hash recomputed from board, ko point, pass count and side to move."""
+    n = int(spec[S_SIZE])
+    z = int(spec[S_ZOBRIST])
+    points = int(_points(spec))
+    h = 0
+    for cell in range(n * n):
+        p = int(_point(spec, cell))
+        v = int(state[H_BOARD + p])
+        if v in (1, 2):
+            h ^= int(spec[z + 2 * p + v - 1])
+    if state[H_KO] >= 0:
+        h ^= int(spec[z + 2 * points + int(state[H_KO])])
+    if state[H_PASSES] >= 1:  # the key stands for "the previous move was a pass"
+        h ^= int(spec[z + 3 * points])
+    if state[H_TO_MOVE] == 1:
+        h ^= int(spec[S_SIDE_KEY])
+    return int(np.uint64(h & 0xFFFFFFFFFFFFFFFF).astype(np.int64))

@@ -1,0 +1,97 @@
+"""Command line: ``python -m ppalib {perft,match,games}``.  Bad input exits with status 2 and one message."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from . import CODE_VERSION
+
+
+def _perft(args) -> None:
+    from .games import make_game, perft_count
+    game = make_game(args.game, args.size)
+    for depth in range(args.depth + 1) if args.all else [args.depth]:
+        start = time.perf_counter()
+        count = perft_count(game, depth)
+        print(f"{args.game} {args.size}x{args.size} depth {depth}: {count}"
+              + (f"  ({time.perf_counter() - start:.2f} s)" if args.timing else ""))
+
+
+def _agent(text: str, playouts: int):
+    """Parse ``kind`` or ``kind:key=value,key=value`` (e.g. ``ppa:alpha=0.32``)."""
+    from .agents import make_agent
+    kind, _, rest = text.partition(":")
+    params = {}
+    for item in filter(None, rest.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"agent parameter {item!r} must be key=value")
+        try:
+            params[key] = float(value)
+        except ValueError:
+            raise ValueError(f"agent parameter {key}={value!r} is not a number") from None
+    return make_agent(kind, playouts, **params)
+
+
+def _match(args) -> None:
+    from .experiments import Condition, Experiment, run
+    condition = Condition(args.game, args.size, _agent(args.agent, args.playouts),
+                          _agent(args.opponent, args.opponent_playouts or args.playouts))
+    experiment = Experiment(args.name, (condition,), args.games, args.seed, args.results)
+    executor = "serial" if args.workers == 1 else None
+    if args.workers and args.workers > 1:
+        from .experiments import LocalProcessExecutor
+        executor = LocalProcessExecutor(args.workers)
+    frame = run(experiment, executor, progress=not args.quiet)
+    score = frame["agent_result"].mean()
+    print(f"{condition.agent.label} vs {condition.opponent.label} at {args.game} {args.size}x{args.size}, "
+          f"{args.playouts} playouts: {len(frame)} games, agent score {100 * score:.1f}%")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ppalib", description=f"ppalib {CODE_VERSION}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("perft", help="count positions exactly DEPTH plies from the start")
+    p.add_argument("game")
+    p.add_argument("--size", type=int, default=8)
+    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--all", action="store_true", help="print every depth from 0 to DEPTH")
+    p.add_argument("--timing", action="store_true")
+    p.set_defaults(func=_perft)
+
+    m = sub.add_parser("match", help="play AGENT against OPPONENT and store every game")
+    m.add_argument("game")
+    m.add_argument("--size", type=int, default=8)
+    m.add_argument("--agent", default="ppa", help="kind[:key=value,...], e.g. ppa:alpha=0.32")
+    m.add_argument("--opponent", default="uct")
+    m.add_argument("--playouts", type=int, default=1000)
+    m.add_argument("--opponent-playouts", type=int, default=None)
+    m.add_argument("--games", type=int, default=100)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--name", default="match")
+    m.add_argument("--results", default="data/results/match")
+    m.add_argument("--workers", type=int, default=None, help="local processes (default: all cores; 1: serial)")
+    m.add_argument("--quiet", action="store_true")
+    m.set_defaults(func=_match)
+
+    g = sub.add_parser("games", help="list the games and their board sizes")
+    g.set_defaults(func=lambda args: [print(f"{r.name:22s} sizes {r.min_size}..{r.max_size}")
+                                      for r in __import__("ppalib.games", fromlist=["GAMES"]).GAMES.values()])
+
+    args = parser.parse_args(argv)
+    try:
+        args.func(args)
+    except (ValueError, TypeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: finished games are stored; rerun the same command to complete the rest",
+              file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,241 @@
+"""Experiments: a grid of conditions, games seeded per (experiment seed, condition, game index), a runner that
+plays only what is not stored yet, on a pluggable executor, writing games as they arrive.
+
+Determinism: a game's generator is ``make_rng(seed, condition hash, game index)`` and both agents draw from it
+in turn, so a game is the same whichever process, executor or order plays it, and a resumed run replays
+exactly the games an interrupted one lost.  Colours alternate: the agent moves first in even-numbered games,
+so a match of 2N games has N with each colour (seed 004: "250 playing first and 250 playing second").
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Protocol
+
+import numpy as np
+import pandas as pd
+
+from . import CODE_VERSION
+from ._rng import make_rng
+from .agents import AgentConfig, mcts_kernel, search
+from .games import check_game_name, make_game
+from .games._common import H_TO_MOVE, H_WINNER
+from .store import ResultsStore, check_writable
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One cell of an experiment: ``agent`` against ``opponent`` at ``game`` on a ``size`` board."""
+    game: str
+    size: int
+    agent: AgentConfig
+    opponent: AgentConfig
+
+    def __post_init__(self):
+        make_game(self.game, self.size)  # validates game and size
+        for role in ("agent", "opponent"):
+            if not isinstance(getattr(self, role), AgentConfig):
+                raise TypeError(f"{role} must be an AgentConfig (see ppalib.agents.make_agent)")
+
+    @property
+    def id(self) -> str:
+        """Stable 16-hex-digit identifier of the condition's parameters (not of the experiment)."""
+        text = json.dumps({"game": self.game, "size": self.size, "agent": self.agent.as_dict(),
+                           "opponent": self.opponent.as_dict()}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _check_int(name: str, value, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{name}={value} is out of range: allowed {low}..{high if high is not None else 'inf'}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A named grid of conditions, ``games_per_condition`` games each, stored under ``results_dir``."""
+    name: str
+    conditions: tuple[Condition, ...]
+    games_per_condition: int
+    seed: int
+    results_dir: Path
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name or "/" in self.name:
+            raise ValueError(f"name={self.name!r} must be a non-empty string without '/'")
+        conditions = tuple(self.conditions)
+        if not conditions:
+            raise ValueError("conditions is empty: an experiment needs at least one condition")
+        if len({c.id for c in conditions}) != len(conditions):
+            raise ValueError("conditions contains the same condition twice")
+        object.__setattr__(self, "conditions", conditions)
+        object.__setattr__(self, "games_per_condition",
+                           _check_int("games_per_condition", self.games_per_condition, 1, 10_000_000))
+        object.__setattr__(self, "seed", _check_int("seed", self.seed, 0, 2**63 - 1))
+        object.__setattr__(self, "results_dir", Path(self.results_dir))
+
+    @property
+    def store(self) -> ResultsStore:
+        return ResultsStore(self.results_dir)
+
+    def planned(self) -> list[tuple[Condition, int]]:
+        return [(c, i) for c in self.conditions for i in range(self.games_per_condition)]
+
+
+def play_game(condition: Condition, game_index: int, seed: int, experiment: str = "") -> dict:
+    """Play game ``game_index`` of ``condition``; return its record (the store's columns)."""
+    start = time.perf_counter()
+    game = make_game(condition.game, condition.size)
+    rng = make_rng(seed, int(condition.id, 16), game_index)
+    agent_player = game_index % 2
+    state = game.initial_state()
+    module = game.module
+    moves = np.empty(game.max_moves, dtype=np.int64)
+    plies = 0
+    while module.legal_moves(game.spec, state, moves) > 0:
+        mover = condition.agent if state[H_TO_MOVE] == agent_player else condition.opponent
+        module.play(game.spec, state, search(game, state, mover, rng))
+        plies += 1
+    winner = int(state[H_WINNER])
+    result = 1.0 if winner == agent_player else (0.5 if winner == 2 else 0.0)
+    a, o = condition.agent, condition.opponent
+    return {
+        "experiment": experiment, "condition_id": condition.id, "game_index": game_index,
+        "game": condition.game, "size": condition.size,
+        "agent": a.kind, "agent_label": a.label, "agent_playouts": a.playouts, "agent_c": a.c,
+        "agent_alpha": a.alpha, "agent_k": a.k,
+        "opponent": o.kind, "opponent_label": o.label, "opponent_playouts": o.playouts, "opponent_c": o.c,
+        "opponent_alpha": o.alpha, "opponent_k": o.k,
+        "agent_player": agent_player, "winner": winner, "agent_result": result, "plies": plies,
+        "seed": seed, "seconds": time.perf_counter() - start, "code_version": CODE_VERSION,
+        "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def play_batch(batch: list[tuple[Condition, int]], seed: int, experiment: str) -> list[dict]:
+    """Play a batch of games in this process (the unit of work sent to an executor)."""
+    return [play_game(condition, index, seed, experiment) for condition, index in batch]
+
+
+def warm_up(conditions: Iterable[Condition]) -> None:
+    """Compile (or load from cache) the kernels the conditions need, once, in this process."""
+    for module_name in sorted({make_game(c.game, c.size).module.__name__ for c in conditions}):
+        condition = next(c for c in conditions if make_game(c.game, c.size).module.__name__ == module_name)
+        game = make_game(condition.game, condition.size)
+        mcts_kernel(game)
+        search(game, game.initial_state(), condition.agent.__class__("uct", 1), make_rng(0))
+
+
+class Executor(Protocol):
+    """Runs batches and yields each batch's records as soon as it completes (in any order)."""
+    def run(self, fn: Callable[..., list[dict]], batches: list, *args) -> Iterator[list[dict]]: ...
+
+
+class SerialExecutor:
+    """Plays every batch in this process, in order (debugging, tests, tiny runs)."""
+    workers = 1
+
+    def run(self, fn, batches, *args):
+        for batch in batches:
+            yield fn(batch, *args)
+
+
+class LocalProcessExecutor:
+    """A pool of ``workers`` local processes (default: every core).  Processes are spawned, not forked, so it
+    is safe inside Jupyter; they load the kernels from numba's disk cache, which ``run`` warms first."""
+
+    def __init__(self, workers: int | None = None):
+        self.workers = _check_int("workers", workers, 1, 4096) if workers is not None else (os.cpu_count() or 1)
+
+    def run(self, fn, batches, *args):
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        pending = set()
+        try:
+            queue = iter(batches)
+            for batch in queue:  # keep at most 2 batches per worker in flight, so an interrupt loses little
+                pending.add(pool.submit(fn, batch, *args))
+                if len(pending) >= 2 * self.workers:
+                    break
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+                    nxt = next(queue, None)
+                    if nxt is not None:
+                        pending.add(pool.submit(fn, nxt, *args))
+        finally:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def make_executor(executor) -> Executor:
+    """``"process"`` (default, all cores), ``"serial"``, or an object with a ``run`` method."""
+    if executor is None or executor == "process":
+        return LocalProcessExecutor()
+    if executor == "serial":
+        return SerialExecutor()
+    if hasattr(executor, "run"):
+        return executor
+    raise ValueError(f"executor={executor!r} is unknown: use 'process', 'serial' or an Executor object")
+
+
+def _batches(todo: list[tuple[Condition, int]], workers: int, batch_size: int | None) -> list:
+    if batch_size is None:
+        batch_size = max(1, min(8, math.ceil(len(todo) / (4 * workers))))
+    return [todo[i:i + batch_size] for i in range(0, len(todo), batch_size)]
+
+
+def run(experiment: Experiment, executor="process", *, progress: bool = True, batch_size: int | None = None,
+        flush_seconds: float = 2.0) -> pd.DataFrame:
+    """Play the experiment's games that are not stored yet and return all its stored games.
+
+    Records are appended to the store at most ``flush_seconds`` after they arrive, so an interruption (Ctrl-C,
+    kill -9, a lost machine) loses at most the games in flight; rerunning completes the rest.
+    """
+    check_writable(experiment.results_dir)
+    executor = make_executor(executor)
+    if batch_size is not None:
+        batch_size = _check_int("batch_size", batch_size, 1)
+    store = experiment.store
+    stored = store.stored_keys()
+    todo = [(c, i) for c, i in experiment.planned() if (c.id, i) not in stored]
+    if todo:
+        warm_up([c for c, _ in todo])
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(experiment.planned()), initial=len(experiment.planned()) - len(todo),
+                   desc=experiment.name, unit="game", disable=not progress)
+        buffer: list[dict] = []
+        last_flush = time.monotonic()
+        try:
+            for records in executor.run(play_batch, _batches(todo, getattr(executor, "workers", 1), batch_size),
+                                        experiment.seed, experiment.name):
+                buffer.extend(records)
+                bar.update(len(records))
+                if time.monotonic() - last_flush >= flush_seconds:
+                    store.append(buffer)
+                    buffer, last_flush = [], time.monotonic()
+        finally:
+            store.append(buffer)  # keep every finished game, also on Ctrl-C
+            bar.close()
+        store.compact()
+    return load_results(experiment)
+
+
+def load_results(experiment: Experiment) -> pd.DataFrame:
+    """The stored games of ``experiment``'s conditions (other games in the same directory are left out)."""
+    frame = experiment.store.load()
+    ids = {c.id for c in experiment.conditions}
+    frame = frame[frame["condition_id"].isin(ids) & (frame["game_index"] < experiment.games_per_condition)]
+    return frame.reset_index(drop=True)

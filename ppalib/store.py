@@ -1,0 +1,171 @@
+"""The results store: one row per game, parquet part files in one directory, never a game lost or doubled.
+
+Layout: ``<dir>/part-*.parquet``.  Each part is written to a temporary name, flushed to disk and renamed
+(``os.replace`` is atomic), so a reader sees a part whole or not at all; a kill -9 can leave only a ``*.tmp``,
+which is ignored and removed by the next writer.  Each part carries in its parquet metadata the schema version
+and a SHA-256 of its rows; a part whose metadata or checksum does not match (truncated, from another program or
+schema, edited by hand) is reported by path, never read.  Rows are never pickled.
+
+Compaction merges the parts into one: the merged part lists in its metadata the parts it supersedes, so a crash
+between writing it and deleting them leaves a readable store (superseded parts are skipped), then deletes them.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+SCHEMA_VERSION = "ppalib.game-record/1"
+KEY = ["condition_id", "game_index"]
+
+#: Column name -> arrow type; the order is the table's column order.
+SCHEMA = pa.schema([
+    ("experiment", pa.string()),
+    ("condition_id", pa.string()),
+    ("game_index", pa.int64()),
+    ("game", pa.string()),
+    ("size", pa.int64()),
+    ("agent", pa.string()),
+    ("agent_label", pa.string()),
+    ("agent_playouts", pa.int64()),
+    ("agent_c", pa.float64()),
+    ("agent_alpha", pa.float64()),
+    ("agent_k", pa.float64()),
+    ("opponent", pa.string()),
+    ("opponent_label", pa.string()),
+    ("opponent_playouts", pa.int64()),
+    ("opponent_c", pa.float64()),
+    ("opponent_alpha", pa.float64()),
+    ("opponent_k", pa.float64()),
+    ("agent_player", pa.int64()),      # 0: the agent moved first; 1: second
+    ("winner", pa.int64()),            # player 0 or 1, 2 for a draw
+    ("agent_result", pa.float64()),    # 1 win, 0.5 draw, 0 loss, for the agent
+    ("plies", pa.int64()),
+    ("seed", pa.int64()),              # the experiment seed; the game's generator is (seed, condition, index)
+    ("seconds", pa.float64()),
+    ("code_version", pa.string()),
+    ("finished_at", pa.string()),      # UTC, ISO 8601
+])
+
+
+class ResultsError(RuntimeError):
+    """A results file that cannot be trusted; the message names the file and what to do."""
+
+
+def _checksum(table: pa.Table) -> str:
+    """SHA-256 of the rows in a canonical text form (independent of parquet encoding and chunking)."""
+    frame = table.replace_schema_metadata(None).to_pandas()
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False, float_format="%.17g")
+    return hashlib.sha256(buffer.getvalue().encode()).hexdigest()
+
+
+def check_writable(directory) -> Path:
+    """Create ``directory`` if needed and prove it writable, or raise ValueError naming it."""
+    path = Path(directory)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, suffix=".tmp"):
+            pass
+    except OSError as error:
+        raise ValueError(f"results_dir={str(path)!r} is not writable: {error.strerror or error}") from None
+    return path
+
+
+class ResultsStore:
+    """The per-game records of one experiment, in ``directory``."""
+
+    def __init__(self, directory):
+        self.directory = Path(directory)
+
+    def part_files(self) -> list[Path]:
+        if not self.directory.exists():
+            return []
+        return sorted(self.directory.glob("part-*.parquet"))
+
+    def _read_part(self, path: Path) -> tuple[pa.Table, list[str]]:
+        advice = (f"Move {path} out of {self.directory} (or delete it); the games it held will be played again "
+                  f"on the next run.")
+        try:
+            table = pq.read_table(path)
+        except Exception as error:  # noqa: BLE001 - pyarrow raises several types for damaged files
+            raise ResultsError(f"{path}: not a readable parquet file ({error}). {advice}") from None
+        meta = table.schema.metadata or {}
+        version = meta.get(b"ppalib_schema", b"").decode()
+        if version != SCHEMA_VERSION:
+            raise ResultsError(f"{path}: schema {version or 'missing'!r}, expected {SCHEMA_VERSION!r} "
+                               f"(a foreign file, or one from another ppalib version). {advice}")
+        if table.schema.remove_metadata() != SCHEMA:
+            raise ResultsError(f"{path}: columns differ from the {SCHEMA_VERSION} schema. {advice}")
+        if meta.get(b"ppalib_sha256", b"").decode() != _checksum(table):
+            raise ResultsError(f"{path}: checksum mismatch, the file was truncated or edited. {advice}")
+        supersedes = json.loads(meta.get(b"ppalib_supersedes", b"[]").decode())
+        return table, supersedes
+
+    def load(self) -> pd.DataFrame:
+        """All stored games, validated; raises ResultsError on any untrustworthy file or duplicated game."""
+        parts = {path.name: self._read_part(path) for path in self.part_files()}
+        superseded = {name for _, names in parts.values() for name in names}
+        tables = [table for name, (table, _) in parts.items() if name not in superseded]
+        if not tables:
+            return SCHEMA.empty_table().to_pandas()
+        frame = pa.concat_tables([t.replace_schema_metadata(None) for t in tables]).to_pandas()
+        duplicated = frame.duplicated(KEY)
+        if duplicated.any():
+            first = frame.loc[duplicated, KEY].iloc[0].tolist()
+            raise ResultsError(f"{self.directory}: game {first} is stored twice; the store was modified outside "
+                               f"ppalib. Remove the part file that should not be there.")
+        return frame.sort_values(KEY, kind="stable").reset_index(drop=True)
+
+    def stored_keys(self) -> set[tuple[str, int]]:
+        frame = self.load()
+        return set(zip(frame["condition_id"], frame["game_index"].astype(int)))
+
+    def _write(self, frame: pd.DataFrame, supersedes: list[str] | None = None) -> Path:
+        table = pa.Table.from_pandas(frame[SCHEMA.names], schema=SCHEMA, preserve_index=False)
+        meta = {b"ppalib_schema": SCHEMA_VERSION.encode(), b"ppalib_sha256": _checksum(table).encode()}
+        if supersedes:
+            meta[b"ppalib_supersedes"] = json.dumps(supersedes).encode()
+        table = table.replace_schema_metadata(meta)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        name = f"part-{time.time_ns():020d}-{uuid.uuid4().hex[:8]}.parquet"
+        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".part-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pq.write_table(table, handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.directory / name)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return self.directory / name
+
+    def append(self, records: list[dict]) -> Path | None:
+        """Write ``records`` (dicts with the SCHEMA columns) as one new part; atomic."""
+        if not records:
+            return None
+        for stale in self.directory.glob(".part-*.tmp"):
+            if time.time() - stale.stat().st_mtime > 60:  # a writer killed mid-write; never a live one
+                stale.unlink(missing_ok=True)
+        return self._write(pd.DataFrame.from_records(records, columns=SCHEMA.names))
+
+    def compact(self) -> None:
+        """Merge all parts into one (crash-safe, see the module docstring)."""
+        parts = self.part_files()
+        if len(parts) <= 1:
+            return
+        frame = self.load()
+        live = [p.name for p in parts]
+        self._write(frame, supersedes=live)
+        for path in parts:
+            path.unlink(missing_ok=True)

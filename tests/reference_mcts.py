@@ -1,0 +1,129 @@
+"""A literal, slow, pure-Python transcription of seed 000's Algorithms 3-7 (and so seed 004's 1-4).
+
+It shares nothing with the kernel but the game functions and the random-number stream: recursive UCT over a
+dict transposition table, and adapt functions that *replay* the sequence from the root board, as the
+pseudo-code (and the PPA author's code) does.  tests/test_mcts.py checks that the kernel makes the same
+decisions, visit counts and policy, draw for draw.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ppalib._rng import random_float, random_index
+from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER
+
+
+def reward(winner: int, player: int) -> float:
+    return 1.0 if winner == player else (0.5 if winner == 2 else 0.0)
+
+
+class ReferenceMCTS:
+    def __init__(self, game, rng, playouts, c, kind, alpha=1.0, k=1.0, features=False):
+        self.game, self.rng, self.playouts, self.c = game, rng, playouts, c
+        self.kind, self.alpha, self.k, self.features = kind, alpha, k, features
+        self.ncodes = game.num_codes(features)
+
+    def legal(self, board):
+        out = np.empty(self.game.max_moves, dtype=np.int64)
+        return list(out[: self.game.module.legal_moves(self.game.spec, board, out)])
+
+    def code(self, board, move):
+        return int(self.game.module.move_code(self.game.spec, board, move, self.features))
+
+    def play(self, board, move):
+        self.game.module.play(self.game.spec, board, move)
+
+    # Algorithm 3
+    def playout(self, board, sequence):
+        while True:
+            moves = self.legal(board)
+            if not moves:
+                return int(board[H_WINNER])
+            if self.kind == "uniform":
+                move = moves[int(random_index(self.rng, len(moves)))]
+            else:
+                weights = [math.exp(self.k * self.policy[self.code(board, m)]) for m in moves]
+                z = 0.0
+                for w in weights:
+                    z += w
+                r = float(random_float(self.rng)) * z
+                move, acc = moves[-1], 0.0
+                for m, w in zip(moves, weights):
+                    acc += w
+                    if r < acc:
+                        move = m
+                        break
+            sequence.append(move)
+            self.play(board, move)
+
+    # Algorithm 7
+    def uct(self, board, sequence):
+        moves = self.legal(board)
+        if not moves:
+            return int(board[H_WINNER])
+        key = int(board[H_HASH])
+        entry = self.table.get(key)
+        if entry is not None:
+            best_value, best = -math.inf, None
+            for i, m in enumerate(moves):
+                t, w, p = entry["total"], entry["wins"][i], entry["playouts"][i]
+                value = math.inf if p == 0 else w / p + self.c * math.sqrt(math.log(t) / p)
+                if value > best_value:
+                    best_value, best = value, i
+            player = int(board[H_TO_MOVE])
+            sequence.append(moves[best])
+            self.play(board, moves[best])
+            res = self.uct(board, sequence)
+            entry["total"] += 1
+            entry["playouts"][best] += 1
+            entry["wins"][best] += reward(res, player)
+        else:
+            entry = {"total": 0, "wins": [0.0] * len(moves), "playouts": [0] * len(moves), "moves": moves}
+            self.table[key] = entry
+            res = self.playout(board, sequence)
+            entry["total"] += 1
+        return res
+
+    # Algorithm 4
+    def adapt_ppa(self, winner, board, sequence):
+        polp = self.policy.copy()
+        for move in sequence:
+            if winner == int(board[H_TO_MOVE]):
+                moves = self.legal(board)
+                polp[self.code(board, move)] += self.alpha
+                z = 0.0
+                for m in moves:
+                    z += math.exp(self.policy[self.code(board, m)])
+                for m in moves:
+                    polp[self.code(board, m)] -= self.alpha * math.exp(self.policy[self.code(board, m)]) / z
+            self.play(board, move)
+        self.policy = polp
+
+    # Algorithm 5
+    def adapt_mast(self, winner, board, sequence):
+        for move in sequence:
+            code = self.code(board, move)
+            self.games[code] += 1
+            self.wins[code] += reward(winner, int(board[H_TO_MOVE]))
+            self.policy[code] = self.wins[code] / self.games[code]
+            self.play(board, move)
+
+    # Algorithm 6
+    def search(self, root):
+        self.table = {}
+        self.policy = np.zeros(self.ncodes)
+        self.wins = np.zeros(self.ncodes)
+        self.games = np.zeros(self.ncodes)
+        for _ in range(self.playouts):
+            board = root.copy()
+            sequence = []
+            winner = self.uct(board, sequence)
+            if self.kind == "ppa":
+                self.adapt_ppa(winner, root.copy(), sequence)
+            elif self.kind == "mast":
+                self.adapt_mast(winner, root.copy(), sequence)
+        entry = self.table[int(root[H_HASH])]
+        best = int(np.argmax(entry["playouts"]))  # first of the maxima
+        return entry["moves"][best], np.array(entry["playouts"], dtype=float), self.policy

@@ -1,0 +1,86 @@
+"""The results store: atomic parts, integrity checks, compaction."""
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from ppalib.store import SCHEMA, ResultsError, ResultsStore
+
+
+def _record(index, condition="c0"):
+    row = {name: None for name in SCHEMA.names}
+    row.update(experiment="e", condition_id=condition, game_index=index, game="go", size=5, agent="ppa",
+               agent_label="PPA(1)", agent_playouts=10, agent_c=0.4, agent_alpha=1.0, agent_k=1.0,
+               opponent="uct", opponent_label="UCT", opponent_playouts=10, opponent_c=0.4, opponent_alpha=1.0,
+               opponent_k=1.0, agent_player=index % 2, winner=0, agent_result=1.0 - index % 2, plies=30,
+               seed=1, seconds=0.1, code_version="x", finished_at="2026-01-01T00:00:00+00:00")
+    return row
+
+
+def test_append_load_and_compact_keep_every_game_once(tmp_path):
+    store = ResultsStore(tmp_path)
+    store.append([_record(0), _record(1)])
+    store.append([_record(2)])
+    assert len(store.part_files()) == 2
+    assert store.stored_keys() == {("c0", 0), ("c0", 1), ("c0", 2)}
+    store.compact()
+    assert len(store.part_files()) == 1
+    assert len(store.load()) == 3
+
+
+def test_a_crash_during_compaction_leaves_a_readable_store(tmp_path):
+    store = ResultsStore(tmp_path)
+    store.append([_record(0)])
+    store.append([_record(1)])
+    parts = [p.name for p in store.part_files()]
+    store._write(store.load(), supersedes=parts)  # compaction killed before deleting the old parts
+    assert len(store.part_files()) == 3
+    assert sorted(store.load()["game_index"]) == [0, 1]
+
+
+def test_truncated_file_is_reported_with_its_path(tmp_path):
+    store = ResultsStore(tmp_path)
+    path = store.append([_record(0)])
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(ResultsError, match=path.name):
+        store.load()
+
+
+def test_foreign_parquet_file_is_reported(tmp_path):
+    pq.write_table(pa.table({"a": [1, 2]}), tmp_path / "part-foreign.parquet")
+    with pytest.raises(ResultsError, match="schema"):
+        ResultsStore(tmp_path).load()
+
+
+def test_tampered_rows_fail_the_checksum(tmp_path):
+    store = ResultsStore(tmp_path)
+    path = store.append([_record(0)])
+    table = pq.read_table(path)
+    meta = table.schema.metadata
+    frame = table.to_pandas()
+    frame.loc[0, "winner"] = 1
+    pq.write_table(pa.Table.from_pandas(frame, schema=SCHEMA, preserve_index=False).replace_schema_metadata(meta),
+                   path)
+    with pytest.raises(ResultsError, match="checksum"):
+        store.load()
+
+
+def test_a_game_stored_twice_is_reported(tmp_path):
+    store = ResultsStore(tmp_path)
+    store.append([_record(0)])
+    store.append([_record(0)])
+    with pytest.raises(ResultsError, match="stored twice"):
+        store.load()
+
+
+def test_leftover_temporary_files_are_ignored(tmp_path):
+    store = ResultsStore(tmp_path)
+    store.append([_record(0)])
+    (tmp_path / ".part-123.tmp").write_bytes(b"half a file")
+    assert len(store.load()) == 1
+
+
+def test_files_are_parquet_not_pickle(tmp_path):
+    path = ResultsStore(tmp_path).append([_record(0)])
+    assert path.read_bytes()[:4] == b"PAR1"
+    assert isinstance(pq.read_table(path).to_pandas(), pd.DataFrame)
