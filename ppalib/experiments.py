@@ -89,7 +89,8 @@ class Experiment:
         return ResultsStore(self.results_dir)
 
     def planned(self) -> list[tuple[Condition, int]]:
-        return [(c, i) for c in self.conditions for i in range(self.games_per_condition)]
+        """Every (condition, game index), index-major: an interrupted run leaves every cell equally filled."""
+        return [(c, i) for i in range(self.games_per_condition) for c in self.conditions]
 
 
 def play_game(condition: Condition, game_index: int, seed: int, experiment: str = "") -> dict:
