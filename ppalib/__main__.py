@@ -49,6 +49,24 @@ def _match(args) -> None:
           f"{args.playouts} playouts: {len(frame)} games, agent score {100 * score:.1f}%")
 
 
+def _parameter(text: str) -> tuple[str, object]:
+    """``key=value`` with value parsed as JSON when it is JSON (numbers, lists, null), else a string."""
+    import json
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        raise ValueError(f"-p {text!r} must be key=value with a parameter name as key")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def _reproduce(args) -> None:
+    from .reproduce import reproduce
+    reproduce(preset=args.preset, only=args.only, parameters=dict(_parameter(p) for p in args.parameter),
+              output_dir=args.output)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ppalib", description=f"ppalib {CODE_VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -76,6 +94,15 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--quiet", action="store_true")
     m.set_defaults(func=_match)
 
+    r = sub.add_parser("reproduce", help="run every notebook headlessly with papermill")
+    r.add_argument("--preset", default="quick", help="smoke, quick (default) or paper")
+    r.add_argument("--only", action="append", default=None, metavar="NAME",
+                   help="run only this notebook (name with or without .ipynb); repeatable")
+    r.add_argument("-p", "--parameter", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a notebook parameter (JSON values: -p games='[\"go\"]' -p games_per_cell=50)")
+    r.add_argument("--output", default=None, help="folder for the executed notebooks (default output/notebooks)")
+    r.set_defaults(func=_reproduce)
+
     g = sub.add_parser("games", help="list the games and their board sizes")
     g.set_defaults(func=lambda args: [print(f"{r.name:22s} sizes {r.min_size}..{r.max_size}")
                                       for r in __import__("ppalib.games", fromlist=["GAMES"]).GAMES.values()])
@@ -86,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except RuntimeError as error:  # a notebook failed: the message names it and the cell
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted: finished games are stored; rerun the same command to complete the rest",
               file=sys.stderr)

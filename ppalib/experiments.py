@@ -181,10 +181,11 @@ class LocalProcessExecutor:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def make_executor(executor) -> Executor:
-    """``"process"`` (default, all cores), ``"serial"``, or an object with a ``run`` method."""
+def make_executor(executor="process", workers: int | None = None) -> Executor:
+    """``"process"`` (default; ``workers`` local processes, default all cores), ``"serial"``, or an object with
+    a ``run`` method."""
     if executor is None or executor == "process":
-        return LocalProcessExecutor()
+        return LocalProcessExecutor(workers)
     if executor == "serial":
         return SerialExecutor()
     if hasattr(executor, "run"):
@@ -198,15 +199,15 @@ def _batches(todo: list[tuple[Condition, int]], workers: int, batch_size: int | 
     return [todo[i:i + batch_size] for i in range(0, len(todo), batch_size)]
 
 
-def run(experiment: Experiment, executor="process", *, progress: bool = True, batch_size: int | None = None,
-        flush_seconds: float = 2.0) -> pd.DataFrame:
+def run(experiment: Experiment, executor="process", *, workers: int | None = None, progress: bool = True,
+        batch_size: int | None = None, flush_seconds: float = 2.0) -> pd.DataFrame:
     """Play the experiment's games that are not stored yet and return all its stored games.
 
     Records are appended to the store at most ``flush_seconds`` after they arrive, so an interruption (Ctrl-C,
     kill -9, a lost machine) loses at most the games in flight; rerunning completes the rest.
     """
     check_writable(experiment.results_dir)
-    executor = make_executor(executor)
+    executor = make_executor(executor, workers)
     if batch_size is not None:
         batch_size = _check_int("batch_size", batch_size, 1)
     store = experiment.store

@@ -55,3 +55,110 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
                             make_agent("uct", playouts, c=s["c"]))
                   for game in s["games"] for size in s["sizes"] for playouts in s["playouts"]]
     return Experiment(NAME, tuple(conditions), s["games_per_cell"], s["seed"], Path(results_dir))
+
+
+# ---- tables and figures -------------------------------------------------------------------------------------
+TITLES = {"atarigo": "Atarigo", "breakthrough": "Breakthrough", "misere_breakthrough": "Misere Breakthrough",
+          "domineering": "Domineering", "misere_domineering": "Misere Domineering", "go": "Go",
+          "knightthrough": "Knightthrough", "misere_knightthrough": "Misere Knightthrough", "nogo": "Nogo",
+          "misere_nogo": "Misere Nogo"}
+KEYS = ["game", "size", "playouts"]
+
+
+def table1(frame):
+    """Long table: one row per cell of the paper's Table 1 with ours, our 95% interval, the paper, verdict."""
+    from ..report import compare_with_paper, load_paper_table, win_rates
+    frame = frame.assign(playouts=frame["agent_playouts"])
+    return compare_with_paper(win_rates(frame, KEYS), load_paper_table(PAPER_TABLE), KEYS)
+
+
+def table1_layout(long):
+    """The paper's layout: a row per game and board size, a column per playouts value."""
+    from ..report import format_cell
+    cells = long.assign(cell=long.apply(format_cell, axis=1),
+                        Game=long["game"].map(TITLES), Size=long["size"].map(lambda s: f"{s}x{s}"),
+                        Playouts=long["playouts"].map(lambda p: f"{p:,}"))
+    order = {g: i for i, g in enumerate(TITLES)}
+    cells = cells.sort_values(["game", "size"], key=lambda s: s.map(order) if s.name == "game" else s)
+    layout = cells.pivot_table(index=["Game", "Size"], columns="Playouts", values="cell", aggfunc="first",
+                               sort=False)
+    layout.columns.name = None
+    ordered = [f"{p:,}" for p in sorted(set(long["playouts"]))]
+    return layout[ordered].fillna("")
+
+
+def verdict_counts(long):
+    """How many cells we ran, and how many are consistent with / above / below the paper."""
+    ran = long[long["verdict"] != "no data"]
+    return {"cells": len(ran), **{v: int((ran["verdict"] == v).sum())
+                                  for v in ("consistent", "higher", "lower", "no paper value")}}
+
+
+def plot_table1(long, *, style: str = "whitegrid", context: str = "paper"):
+    """Dot plot per board size and playouts: our win rate with its 95% interval, the paper's value, 50% line."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+    ran = long[long["games"].notna()]
+    panels = sorted({(p, s) for p, s in zip(ran["playouts"], ran["size"])})
+    sns.set_theme(style=style, context=context)
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 3.8), sharey=True, squeeze=False)
+    games = [g for g in TITLES if g in set(ran["game"])]
+    y = {g: i for i, g in enumerate(games)}
+    for ax, (playouts, size) in zip(axes[0], panels):
+        cell = ran[(ran["playouts"] == playouts) & (ran["size"] == size)]
+        ys = cell["game"].map(y)
+        ax.axvline(50, color="0.6", lw=0.8, zorder=0)
+        ax.errorbar(cell["win_rate"], ys, xerr=[cell["win_rate"] - cell["ci_low"], cell["ci_high"] - cell["win_rate"]],
+                    fmt="o", color="C0", ms=5, capsize=2, label="ours (95% CI)")
+        ax.scatter(cell["paper_win_rate"], ys, marker="D", facecolors="none", edgecolors="C3", s=30, zorder=3,
+                   label="paper")
+        ax.set_title(f"{size}x{size}, {playouts:,} playouts")
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("PPA win rate vs UCT (%)")
+    axes[0][0].set_yticks(range(len(games)), [TITLES[g] for g in games])
+    axes[0][0].invert_yaxis()
+    axes[0][-1].legend(loc="lower right", fontsize="small", frameon=True)
+    fig.tight_layout()
+    return fig
+
+
+def plot_scaling(long, *, style: str = "whitegrid", context: str = "paper"):
+    """Win rate against board size, one panel per game, a line per playouts value; ours solid, paper dashed."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+    sns.set_theme(style=style, context=context)
+    ran = long[long["games"].notna()]
+    games = [g for g in TITLES if g in set(ran["game"])]
+    columns = min(5, len(games))
+    rows = -(-len(games) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(2.6 * columns, 2.4 * rows), sharex=True, sharey=True,
+                             squeeze=False)
+    for ax, game in zip(axes.flat, games):
+        for i, (playouts, cell) in enumerate(long[long["game"] == game].groupby("playouts")):
+            cell = cell.sort_values("size")
+            color = f"C{i}"
+            ax.plot(cell["size"], cell["paper_win_rate"], ls="--", marker="D", mfc="none", color=color, lw=1)
+            mine = cell[cell["games"].notna()]
+            if len(mine):
+                ax.errorbar(mine["size"], mine["win_rate"], yerr=[mine["win_rate"] - mine["ci_low"],
+                            mine["ci_high"] - mine["win_rate"]], marker="o", color=color, capsize=2, lw=1.5,
+                            label=f"{playouts:,} playouts")
+        ax.axhline(50, color="0.6", lw=0.8, zorder=0)
+        ax.set_title(TITLES[game], fontsize="medium")
+        ax.set_ylim(0, 100)
+        ax.set_xticks(sorted(set(long["size"])))
+    for ax in axes.flat[len(games):]:
+        ax.set_visible(False)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("PPA win rate (%)")
+    for ax in axes[-1]:
+        ax.set_xlabel("board size")
+    from matplotlib.lines import Line2D
+    playouts_values = sorted(set(long["playouts"]))
+    handles = [Line2D([], [], color=f"C{i}", lw=2) for i in range(len(playouts_values))]
+    labels = [f"{p:,} playouts" for p in playouts_values]
+    handles += [Line2D([], [], ls="--", marker="D", mfc="none", color="0.3"), Line2D([], [], marker="o", color="0.3")]
+    labels += ["paper", "ours (95% CI)"]
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize="small", bbox_to_anchor=(0.5, -0.04))
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,109 @@
+"""Tables and statistics shared by the notebooks: our win rates with 95% intervals beside the papers'.
+
+* Win rate: the agent's mean result (win 1, draw 1/2, loss 0) in percent.
+* 95% interval: Wilson score interval (``statsmodels.stats.proportion.proportion_confint``), with draws
+  counted as half a win.
+* Verdict per cell: Fisher's exact test of our wins/games against the paper's wins/games (the paper's
+  percentage times its number of games, rounded), two-sided; "consistent" when p >= 0.05, otherwise
+  "higher" or "lower" (ours relative to the paper).  Fisher's test stays valid at 0% and 100%, where the
+  two-proportion z-test is undefined.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.stats import fisher_exact
+from statsmodels.stats.proportion import proportion_confint
+
+from . import paths
+
+ALPHA = 0.05
+
+
+def load_paper_table(filename: str) -> pd.DataFrame:
+    """A transcribed table from ``data/paper/``."""
+    return pd.read_csv(paths.PAPER_DATA / filename)
+
+
+def win_rates(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Games, wins and win rate (percent) with its Wilson 95% interval, per group of ``by``."""
+    grouped = frame.groupby(by, sort=False)["agent_result"]
+    table = pd.DataFrame({"games": grouped.size(), "wins": grouped.sum()}).reset_index()
+    low, high = proportion_confint(table["wins"], table["games"], alpha=ALPHA, method="wilson")
+    table["win_rate"] = 100 * table["wins"] / table["games"]
+    table["ci_low"] = 100 * np.asarray(low)
+    table["ci_high"] = 100 * np.asarray(high)
+    return table
+
+
+def _verdict(row) -> tuple[float, str]:
+    if pd.isna(row.get("games")) or row["games"] == 0:
+        return np.nan, "no data"
+    if pd.isna(row.get("paper_win_rate")):
+        return np.nan, "no paper value"
+    paper_wins = int(round(row["paper_win_rate"] / 100 * row["paper_games"]))
+    ours = int(round(row["wins"]))
+    table = [[ours, int(row["games"]) - ours], [paper_wins, int(row["paper_games"]) - paper_wins]]
+    p_value = fisher_exact(table)[1]
+    if p_value >= ALPHA:
+        return p_value, "consistent"
+    return p_value, "higher" if row["win_rate"] > row["paper_win_rate"] else "lower"
+
+
+def compare_with_paper(ours: pd.DataFrame, paper: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Our win rates beside the paper's on ``keys``, with the per-cell p-value and verdict.
+
+    Cells of the paper we did not run are kept (verdict "no data"), so a table always has the paper's shape;
+    cells we ran off the paper's grid (e.g. the smoke preset's few playouts) are kept too ("no paper value").
+    """
+    merged = paper.merge(ours, on=keys, how="outer", sort=False)
+    verdicts = merged.apply(_verdict, axis=1, result_type="expand")
+    merged["p_value"] = verdicts[0].astype(float)
+    merged["verdict"] = verdicts[1]
+    merged["difference"] = merged["win_rate"] - merged["paper_win_rate"]
+    return merged
+
+
+def format_cell(row) -> str:
+    """``ours [low, high] / paper mark``, e.g. ``63.5 [56.6, 69.9] / 60.0 ✓``."""
+    if row["verdict"] == "no data":
+        return f"— / {row['paper_win_rate']:.1f}"
+    if row["verdict"] == "no paper value":
+        return f"{row['win_rate']:.1f} [{row['ci_low']:.1f}, {row['ci_high']:.1f}] / —"
+    mark = {"consistent": "✓", "higher": "▲", "lower": "▼"}[row["verdict"]]
+    return f"{row['win_rate']:.1f} [{row['ci_low']:.1f}, {row['ci_high']:.1f}] / {row['paper_win_rate']:.1f} {mark}"
+
+
+def to_markdown(frame: pd.DataFrame) -> str:
+    """A GitHub-flavoured Markdown table of ``frame`` (index included when it is named)."""
+    frame = frame.reset_index() if any(name is not None for name in frame.index.names) else frame
+    header = [str(c) if not isinstance(c, tuple) else " ".join(map(str, c)) for c in frame.columns]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
+
+
+def write_table(frame: pd.DataFrame, directory: Path, stem: str) -> list[Path]:
+    """Write ``frame`` as ``stem.csv`` and ``stem.md`` in ``directory``; return the paths."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    csv_path, md_path = directory / f"{stem}.csv", directory / f"{stem}.md"
+    frame.to_csv(csv_path, index=any(name is not None for name in frame.index.names))
+    md_path.write_text(to_markdown(frame))
+    return [csv_path, md_path]
+
+
+def save_figure(figure, directory: Path, stem: str, dpi: int = 150) -> list[Path]:
+    """Save ``figure`` as PNG and SVG (fonts as text) in ``directory``; return the paths."""
+    import matplotlib
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    out = []
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ppalib"}):
+        for ext in ("png", "svg"):
+            path = directory / f"{stem}.{ext}"
+            figure.savefig(path, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if ext == "svg" else None)
+            out.append(path)
+    return out
