@@ -67,6 +67,17 @@ def _reproduce(args) -> None:
               output_dir=args.output)
 
 
+def _bench(args) -> None:
+    from .bench import run_bench
+    from .games import GAMES, make_game
+    names = args.games or list(GAMES)
+    for name in names:
+        make_game(name, args.size)  # validate before measuring anything
+    if args.playouts < 1 or args.repeats < 1:
+        raise ValueError(f"playouts={args.playouts} and repeats={args.repeats} must both be >= 1")
+    run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ppalib", description=f"ppalib {CODE_VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -102,6 +113,16 @@ def main(argv: list[str] | None = None) -> int:
                    help="override a notebook parameter (JSON values: -p games='[\"go\"]' -p games_per_cell=50)")
     r.add_argument("--output", default=None, help="folder for the executed notebooks (default output/notebooks)")
     r.set_defaults(func=_reproduce)
+
+    b = sub.add_parser("bench", help="measure playouts/s, iterations/s, compile time; compare with OpenSpiel")
+    b.add_argument("--games", nargs="+", default=None, help="default: every game")
+    b.add_argument("--size", type=int, default=8)
+    b.add_argument("--playouts", type=int, default=10000, help="iterations of each measured search")
+    b.add_argument("--repeats", type=int, default=5, help="measurements per figure (the median is reported)")
+    b.add_argument("--json", action="store_true", help="one JSON object per line")
+    b.add_argument("--no-openspiel", action="store_true", help="skip OpenSpiel even when installed")
+    b.add_argument("--compile", action="store_true", help="also time cold compilation and warm first moves")
+    b.set_defaults(func=_bench)
 
     g = sub.add_parser("games", help="list the games and their board sizes")
     g.set_defaults(func=lambda args: [print(f"{r.name:22s} sizes {r.min_size}..{r.max_size}")

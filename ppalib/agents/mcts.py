@@ -297,3 +297,12 @@ def random_playout(spec, root, rng):
         plies += 1
         n = game.legal_moves(spec, state, moves)
     return state[H_WINNER], plies
+
+
+@njit(cache=True)
+def random_playouts(spec, root, rng, count):
+    """``count`` uniform random playouts from ``root``; returns the total plies (benchmarks)."""
+    total = 0
+    for _ in range(count):
+        total += random_playout(spec, root, rng)[1]
+    return total

@@ -1,0 +1,124 @@
+"""``python -m ppalib bench``: how fast the engine is, and how it compares with OpenSpiel's C++ MCTS.
+
+Measured per game at one board size, single process, from the start position:
+
+* ``random_playouts_per_s``: uniform random playouts to the end of the game.
+* ``uct_iterations_per_s``, ``ppa_iterations_per_s``: one search of ``playouts`` iterations (descent, one new
+  entry, one playout, and for PPA the adapt step), iterations divided by wall time.
+* ``openspiel_iterations_per_s`` (when OpenSpiel is installed and has the game): ``pyspiel.MCTSBot`` with a
+  ``RandomRolloutEvaluator`` (one rollout), same c and simulations, and ``ratio_uct_vs_openspiel``.
+* ``compile_cold_s`` / ``first_move_warm_s``: a fresh interpreter importing ppalib and playing one move of each
+  agent kind, with an empty numba cache / with the cache filled (only with ``--compile``).
+
+Every figure is the median of ``repeats`` measurements after one warm-up.  The rules differ where the games
+differ: OpenSpiel's Go allows a pass at every move and filling one's own eyes, and plays random rollouts to its
+maximum game length, which makes its playouts longer than ours; its Breakthrough at 8x8 has our rules exactly.
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from ._rng import make_rng
+from .agents import make_agent, mcts_kernel, search
+from .games import make_game
+
+OPENSPIEL_NAMES = {"breakthrough": ("breakthrough", lambda n: {"rows": n, "columns": n}),
+                   "go": ("go", lambda n: {"board_size": n, "komi": 7.5})}
+
+
+def _median_time(fn, repeats: int) -> float:
+    fn()  # warm-up (compilation, caches)
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: bool = True) -> list[dict]:
+    game = make_game(name, size)
+    root = game.initial_state()
+    kernel = mcts_kernel(game)
+    rows = []
+
+    def row(agent, metric, value):
+        rows.append({"game": name, "size": size, "agent": agent, "metric": metric, "value": round(value, 3)})
+
+    count = max(10, playouts // 10)
+    rng = make_rng(1)
+    seconds = _median_time(lambda: kernel.random_playouts(game.spec, root, rng, count), repeats)
+    row("random", "random_playouts_per_s", count / seconds)
+    for kind in ("uct", "ppa"):
+        agent = make_agent(kind, playouts)
+        seconds = _median_time(lambda: search(game, root, agent, rng), repeats)
+        row(kind, f"{kind}_iterations_per_s", playouts / seconds)
+    uct = next(r["value"] for r in rows if r["metric"] == "uct_iterations_per_s")
+    ppa = next(r["value"] for r in rows if r["metric"] == "ppa_iterations_per_s")
+    row("ppa", "ppa_cost_vs_uct", uct / ppa)
+    if openspiel and name in OPENSPIEL_NAMES:
+        try:
+            import pyspiel
+        except ImportError:
+            return rows
+        os_name, params = OPENSPIEL_NAMES[name]
+        os_game = pyspiel.load_game(os_name, params(size))
+        evaluator = pyspiel.RandomRolloutEvaluator(1, 42)
+        bot = pyspiel.MCTSBot(os_game, evaluator, 0.4, playouts, 4000, False, 42, False)
+        state = os_game.new_initial_state()
+        seconds = _median_time(lambda: bot.step(state), repeats)
+        row("openspiel", "openspiel_iterations_per_s", playouts / seconds)
+        row("uct", "ratio_uct_vs_openspiel", uct / (playouts / seconds))
+    return rows
+
+
+_FIRST_MOVES = """
+import time
+start = time.perf_counter()
+from ppalib.games import make_game
+from ppalib.agents import make_agent, search
+from ppalib._rng import make_rng
+for name in {names!r}:
+    game = make_game(name, {size})
+    for kind in ("uct", "ppa", "ppaf", "mast", "mastf"):
+        search(game, game.initial_state(), make_agent(kind, 10), make_rng(0))
+print(time.perf_counter() - start)
+"""
+
+
+def measure_compile(names: list[str], size: int) -> list[dict]:
+    """Cold (empty cache) and warm start-to-first-moves time in fresh interpreters."""
+    code = _FIRST_MOVES.format(names=list(names), size=size)
+    rows = []
+    with tempfile.TemporaryDirectory() as empty_cache:
+        env = {**os.environ, "PPALIB_CACHE_DIR": empty_cache}
+        for metric in ("compile_cold_s", "first_move_warm_s"):
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+            rows.append({"game": "+".join(names), "size": size, "agent": "all", "metric": metric,
+                         "value": round(float(out.stdout.strip().splitlines()[-1]), 3)})
+    return rows
+
+
+def run_bench(names: list[str], size: int, playouts: int, repeats: int, openspiel: bool, compile_times: bool,
+              as_json: bool, stream=sys.stdout) -> list[dict]:
+    rows = []
+    for name in names:
+        for row in measure_game(name, size, playouts, repeats, openspiel):
+            rows.append(row)
+            if as_json:
+                print(json.dumps(row), file=stream, flush=True)
+            else:
+                print(f"{row['game']:22s} {row['size']:>2}x{row['size']:<2} {row['metric']:28s} {row['value']:>12,.2f}",
+                      file=stream, flush=True)
+    if compile_times:
+        for row in measure_compile(names, size):
+            rows.append(row)
+            print(json.dumps(row) if as_json else f"{row['game']:22s} {row['metric']:28s} {row['value']:>10.2f} s",
+                  file=stream, flush=True)
+    return rows

@@ -1,0 +1,22 @@
+"""A smoke run of the benchmark so it cannot rot (tiny budgets; no timing is asserted)."""
+import json
+
+from ppalib.__main__ import main
+
+
+def test_bench_smoke_prints_one_json_object_per_metric(capsys):
+    assert main(["bench", "--games", "breakthrough", "domineering", "--size", "6", "--playouts", "50",
+                 "--repeats", "1", "--json", "--compile"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    metrics = {(r["game"], r["metric"]) for r in rows}
+    for game in ("breakthrough", "domineering"):
+        for metric in ("random_playouts_per_s", "uct_iterations_per_s", "ppa_iterations_per_s", "ppa_cost_vs_uct"):
+            assert (game, metric) in metrics
+    assert ("breakthrough", "ratio_uct_vs_openspiel") in metrics  # OpenSpiel is a dev dependency
+    assert {"compile_cold_s", "first_move_warm_s"} <= {r["metric"] for r in rows}
+    assert all(r["value"] > 0 for r in rows)
+
+
+def test_bench_rejects_bad_input(capsys):
+    assert main(["bench", "--games", "chess"]) == 2
+    assert main(["bench", "--games", "go", "--repeats", "0"]) == 2
