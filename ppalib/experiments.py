@@ -53,7 +53,7 @@ class Condition:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
+def check_int(name: str, value, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer, got {value!r}")
     if value < low or (high is not None and value > high):
@@ -80,8 +80,8 @@ class Experiment:
             raise ValueError("conditions contains the same condition twice")
         object.__setattr__(self, "conditions", conditions)
         object.__setattr__(self, "games_per_condition",
-                           _check_int("games_per_condition", self.games_per_condition, 1, 10_000_000))
-        object.__setattr__(self, "seed", _check_int("seed", self.seed, 0, 2**63 - 1))
+                           check_int("games_per_condition", self.games_per_condition, 1, 10_000_000))
+        object.__setattr__(self, "seed", check_int("seed", self.seed, 0, 2**63 - 1))
         object.__setattr__(self, "results_dir", Path(self.results_dir))
 
     @property
@@ -151,16 +151,30 @@ class SerialExecutor:
             yield fn(batch, *args)
 
 
+def _exit_with_parent(parent_pid: int) -> None:
+    """Pool-worker initializer: exit as soon as the parent process is gone (killed with -9, say), instead of
+    lingering as an orphan."""
+    import threading
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="ppalib-exit-with-parent").start()
+
+
 class LocalProcessExecutor:
     """A pool of ``workers`` local processes (default: every core).  Processes are spawned, not forked, so it
     is safe inside Jupyter; they load the kernels from numba's disk cache, which ``run`` warms first."""
 
     def __init__(self, workers: int | None = None):
-        self.workers = _check_int("workers", workers, 1, 4096) if workers is not None else (os.cpu_count() or 1)
+        self.workers = check_int("workers", workers, 1, 4096) if workers is not None else (os.cpu_count() or 1)
 
     def run(self, fn, batches, *args):
         context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_exit_with_parent,
+                                   initargs=(os.getpid(),))
         pending = set()
         try:
             queue = iter(batches)
@@ -181,16 +195,21 @@ class LocalProcessExecutor:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def make_executor(executor="process", workers: int | None = None) -> Executor:
-    """``"process"`` (default; ``workers`` local processes, default all cores), ``"serial"``, or an object with
-    a ``run`` method."""
+def make_executor(executor="process", workers: int | None = None, scheduler_address: str | None = None) -> Executor:
+    """``"process"`` (default; ``workers`` local processes, default all cores), ``"serial"``, ``"dask"`` (a
+    LocalCluster of ``workers``, or the cluster at ``scheduler_address``), or an object with a ``run`` method."""
+    if scheduler_address is not None and executor != "dask":
+        raise ValueError(f"scheduler_address is given but executor={executor!r}: use executor='dask'")
     if executor is None or executor == "process":
         return LocalProcessExecutor(workers)
     if executor == "serial":
         return SerialExecutor()
+    if executor == "dask":
+        from .dask_executor import DaskExecutor
+        return DaskExecutor(scheduler_address, workers)
     if hasattr(executor, "run"):
         return executor
-    raise ValueError(f"executor={executor!r} is unknown: use 'process', 'serial' or an Executor object")
+    raise ValueError(f"executor={executor!r} is unknown: use 'process', 'serial', 'dask' or an Executor object")
 
 
 def _batches(todo: list[tuple[Condition, int]], workers: int, batch_size: int | None) -> list:
@@ -199,40 +218,46 @@ def _batches(todo: list[tuple[Condition, int]], workers: int, batch_size: int | 
     return [todo[i:i + batch_size] for i in range(0, len(todo), batch_size)]
 
 
-def run(experiment: Experiment, executor="process", *, workers: int | None = None, progress: bool = True,
-        batch_size: int | None = None, flush_seconds: float = 2.0) -> pd.DataFrame:
+def run(experiment: Experiment, executor="process", *, workers: int | None = None,
+        scheduler_address: str | None = None, progress: bool = True, batch_size: int | None = None,
+        flush_seconds: float = 2.0) -> pd.DataFrame:
     """Play the experiment's games that are not stored yet and return all its stored games.
 
     Records are appended to the store at most ``flush_seconds`` after they arrive, so an interruption (Ctrl-C,
     kill -9, a lost machine) loses at most the games in flight; rerunning completes the rest.
     """
     check_writable(experiment.results_dir)
-    executor = make_executor(executor, workers)
+    executor = make_executor(executor, workers, scheduler_address)
     if batch_size is not None:
-        batch_size = _check_int("batch_size", batch_size, 1)
+        batch_size = check_int("batch_size", batch_size, 1)
     store = experiment.store
-    stored = store.stored_keys()
-    todo = [(c, i) for c, i in experiment.planned() if (c.id, i) not in stored]
-    if todo:
-        warm_up([c for c, _ in todo])
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(experiment.planned()), initial=len(experiment.planned()) - len(todo),
-                   desc=experiment.name, unit="game", disable=not progress)
-        buffer: list[dict] = []
-        last_flush = time.monotonic()
-        try:
-            for records in executor.run(play_batch, _batches(todo, getattr(executor, "workers", 1), batch_size),
-                                        experiment.seed, experiment.name):
-                buffer.extend(records)
-                bar.update(len(records))
-                if time.monotonic() - last_flush >= flush_seconds:
-                    store.append(buffer)
-                    buffer, last_flush = [], time.monotonic()
-        finally:
-            store.append(buffer)  # keep every finished game, also on Ctrl-C
-            bar.close()
-        store.compact()
+    with store.writer_lock():
+        stored = store.stored_keys()
+        todo = [(c, i) for c, i in experiment.planned() if (c.id, i) not in stored]
+        if todo:
+            _play(experiment, store, todo, executor, progress, batch_size, flush_seconds)
+            store.compact()
     return load_results(experiment)
+
+
+def _play(experiment, store, todo, executor, progress, batch_size, flush_seconds) -> None:
+    warm_up([c for c, _ in todo])
+    from tqdm.auto import tqdm
+    planned = len(experiment.planned())
+    bar = tqdm(total=planned, initial=planned - len(todo), desc=experiment.name, unit="game", disable=not progress)
+    buffer: list[dict] = []
+    last_flush = time.monotonic()
+    try:
+        for records in executor.run(play_batch, _batches(todo, getattr(executor, "workers", 1), batch_size),
+                                    experiment.seed, experiment.name):
+            buffer.extend(records)
+            bar.update(len(records))
+            if time.monotonic() - last_flush >= flush_seconds:
+                store.append(buffer)
+                buffer, last_flush = [], time.monotonic()
+    finally:
+        store.append(buffer)  # keep every finished game, also on Ctrl-C
+        bar.close()
 
 
 def load_results(experiment: Experiment) -> pd.DataFrame:

@@ -37,8 +37,12 @@ def reproduce(preset: str = "quick", only: list[str] | None = None, parameters: 
     parameters = dict(parameters or {})
     if "preset" in parameters:
         raise ValueError("give the preset with --preset, not -p preset=...")
+    from .store import check_writable
     output_dir = Path(output_dir) if output_dir else paths.EXECUTED_NOTEBOOKS
-    output_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        check_writable(output_dir)
+    except ValueError as error:
+        raise ValueError(str(error).replace("results_dir=", "--output ")) from None
     executed = []
     for source in notebooks(only):
         target = output_dir / source.name

@@ -11,6 +11,8 @@ between writing it and deleting them leaves a readable store (superseded parts a
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import io
 import json
@@ -86,6 +88,30 @@ class ResultsStore:
 
     def __init__(self, directory):
         self.directory = Path(directory)
+
+    @contextlib.contextmanager
+    def writer_lock(self, timeout: float = 120.0):
+        """Hold the store's exclusive writer lock (``.lock``, an ``flock`` the OS releases when its holder dies).
+
+        A run that was killed may leave a child (a notebook kernel, a worker) alive for a moment; waiting for
+        the lock guarantees that a restarted run never plans games such an orphan is still writing.
+        """
+        self.directory.mkdir(parents=True, exist_ok=True)
+        handle = open(self.directory / ".lock", "w")
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"another process has been writing to {self.directory} for over "
+                                           f"{timeout:.0f} s; wait for it to finish or stop it") from None
+                    time.sleep(0.2)
+            yield
+        finally:
+            handle.close()  # releases the lock
 
     def part_files(self) -> list[Path]:
         if not self.directory.exists():

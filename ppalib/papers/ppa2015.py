@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import make_agent
-from ..experiments import Condition, Experiment
+from ..experiments import Condition, Experiment, check_int
 from ..games import PAPER_GAMES
 
 NAME = "ppa2015"
@@ -45,6 +45,7 @@ def settings(preset: str = "quick", **overrides) -> dict:
             result[key] = [result[key]]
         if not result[key]:
             raise ValueError(f"{key} is empty: give at least one value")
+    result["games_per_cell"] = check_int("games_per_cell", result["games_per_cell"], 1, 10_000_000)
     return result
 
 
