@@ -124,26 +124,31 @@ def legal_moves(spec, state, out):
     """
     if state[H_WINNER] != ONGOING:
         return 0
-    cells = spec[S_CELLS]
+    n = spec[S_SIZE]
     player = state[H_TO_MOVE]
     own = player + 1
     knight = (spec[S_VARIANT] & VARIANT_KNIGHT) != 0
     ndirs = 4 if knight else 3
+    t = spec[S_TABLES]
+    forward = 1 if player == 0 else -1
     count = 0
-    for cell in range(cells):
-        if state[H_BOARD + cell] != own:
-            continue
-        for d in range(ndirs):
-            to = _target(spec, player, cell, d)
-            if to < 0:
+    for r in range(n):  # rows and columns, not divisions: this loop is the playouts' hot spot
+        for c in range(n):
+            cell = r * n + c
+            if state[H_BOARD + cell] != own:
                 continue
-            occupant = state[H_BOARD + to]
-            if occupant == own:
-                continue
-            if not knight and d == 1 and occupant != EMPTY:
-                continue  # pawns never capture straight ahead
-            out[count] = cell * 4 + d
-            count += 1
+            for d in range(ndirs):
+                rr = r + forward * spec[t + 2 * d]
+                cc = c + spec[t + 2 * d + 1]
+                if rr < 0 or rr >= n or cc < 0 or cc >= n:
+                    continue
+                occupant = state[H_BOARD + rr * n + cc]
+                if occupant == own:
+                    continue
+                if not knight and d == 1 and occupant != EMPTY:
+                    continue  # pawns never capture straight ahead
+                out[count] = cell * 4 + d
+                count += 1
     if count == 0:
         finish(spec, state, 1 - player)
     return count

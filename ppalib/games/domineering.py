@@ -71,14 +71,17 @@ def legal_moves(spec, state, out):
     if state[H_WINNER] != ONGOING:
         return 0
     player = state[H_TO_MOVE]
+    n = spec[S_SIZE]
+    step = n if player == 0 else 1  # offset of the domino's second cell
+    rows = n - 1 if player == 0 else n
+    cols = n if player == 0 else n - 1
     count = 0
-    for cell in range(spec[S_CELLS]):
-        if state[H_BOARD + cell] != 0:
-            continue
-        other = _second_cell(spec, player, cell)
-        if other >= 0 and state[H_BOARD + other] == 0:
-            out[count] = cell
-            count += 1
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * n + c
+            if state[H_BOARD + cell] == 0 and state[H_BOARD + cell + step] == 0:
+                out[count] = cell
+                count += 1
     if count == 0:
         finish(spec, state, 1 - player)
     return count

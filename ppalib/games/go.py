@@ -264,21 +264,38 @@ def _is_own_eye(spec, state, p, color):
 
 @njit(cache=True)
 def legal_moves(spec, state, out):
-    """Write the legal moves into ``out`` and return their number; 0 exactly when the game is over."""
+    """Write the legal moves into ``out`` and return their number; 0 exactly when the game is over.
+
+    Moves are listed by increasing cell.  Walks rows and columns (no division per point); a point with an
+    empty neighbour is legal and not an eye without looking at strings, except in Nogo, where a capture
+    must still be ruled out.
+    """
     if state[H_WINNER] != ONGOING:
         return 0
     n = spec[S_SIZE]
+    w = n + 2
     player = state[H_TO_MOVE]
     color = player + 1
-    plain_go = (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0
+    variant = spec[S_VARIANT]
+    nogo = (variant & VARIANT_NOGO) != 0
+    plain_go = (variant & (VARIANT_ATARI | VARIANT_NOGO)) == 0
+    ko = state[H_KO]
     count = 0
-    for cell in range(n * n):
-        p = _point(spec, cell)
-        if _is_legal(spec, state, p, color):
-            if plain_go and _is_own_eye(spec, state, p, color):
-                continue
-            out[count] = cell
-            count += 1
+    cell = 0
+    for r in range(n):
+        p = (r + 1) * w + 1
+        for c in range(n):
+            if state[H_BOARD + p] == EMPTY and p != ko:
+                if not nogo and (state[H_BOARD + p - 1] == EMPTY or state[H_BOARD + p + 1] == EMPTY
+                                 or state[H_BOARD + p - w] == EMPTY or state[H_BOARD + p + w] == EMPTY):
+                    out[count] = cell  # breathes, so legal; an empty neighbour also means it is no eye
+                    count += 1
+                elif _is_legal(spec, state, p, color):
+                    if not (plain_go and _is_own_eye(spec, state, p, color)):
+                        out[count] = cell
+                        count += 1
+            p += 1
+            cell += 1
     if count == 0:
         if plain_go:
             out[0] = n * n  # pass, the only move
