@@ -1,6 +1,7 @@
 """A literal, slow, pure-Python transcription of seed 000's Algorithms 3-7 (and so seed 004's 1-4).
 
-It shares nothing with the kernel but the game functions and the random-number stream: recursive UCT over a
+It shares nothing with the kernel but the game functions (including ``random_move``, the game's uniform draw)
+and the random-number stream: recursive UCT over a
 dict transposition table, and adapt functions that *replay* the sequence from the root board, as the
 pseudo-code (and the PPA author's code) does.  tests/test_mcts.py checks that the kernel makes the same
 decisions, visit counts and policy, draw for draw.
@@ -11,7 +12,7 @@ import math
 
 import numpy as np
 
-from ppalib._rng import random_float, random_index
+from ppalib._rng import random_float
 from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER
 
 
@@ -38,12 +39,15 @@ class ReferenceMCTS:
     # Algorithm 3
     def playout(self, board, sequence):
         while True:
-            moves = self.legal(board)
-            if not moves:
-                return int(board[H_WINNER])
-            if self.kind == "uniform":
-                move = moves[int(random_index(self.rng, len(moves)))]
+            if self.kind == "uniform":  # a uniformly random legal move, as the game draws it
+                move = int(self.game.module.random_move(self.game.spec, board, self.rng,
+                                                        np.empty(self.game.max_moves, dtype=np.int64)))
+                if move < 0:
+                    return int(board[H_WINNER])
             else:
+                moves = self.legal(board)
+                if not moves:
+                    return int(board[H_WINNER])
                 weights = [math.exp(self.k * self.policy[self.code(board, m)]) for m in moves]
                 z = 0.0
                 for w in weights:

@@ -80,7 +80,7 @@ def test_killing_a_dask_worker_mid_run_loses_and_duplicates_nothing(tmp_path):
 @pytest.mark.slow
 def test_fault_injection_short_version(tmp_path):
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "fault_injection.py"), "--kills", "2",
-                          "--games-per-cell", "30", "--playouts", "150", "--max-delay", "2",
+                          "--games-per-cell", "30", "--playouts", "1500", "--max-delay", "1.5",
                           "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
     summary = json.loads(out.stdout.strip().splitlines()[-1])
     assert out.returncode == 0, summary

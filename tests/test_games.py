@@ -136,3 +136,27 @@ def test_atarigo_first_capture_wins_and_nogo_forbids_it():
             assert game.winner(s) == 0
         else:
             assert 5 not in legal  # capturing is illegal in Nogo
+
+
+@pytest.mark.parametrize("name", ["go", "nogo", "atarigo", "breakthrough", "domineering"])
+def test_random_move_is_uniform_over_exactly_the_legal_moves(name):
+    """Chi-square goodness of fit of 30,000 draws against the uniform law on legal_moves, mid-game."""
+    from scipy.stats import chisquare
+
+    from ppalib._rng import make_rng
+    game = make_game(name, 6)
+    state = list(_random_game(game, list(range(3, 60, 7))))[8]  # the position after 8 plies
+    legal = game.legal_moves(state)
+    assert legal.size > 5
+    rng, out = make_rng(11), np.empty(game.max_moves, dtype=np.int64)
+    draws = [int(game.module.random_move(game.spec, state, rng, out)) for _ in range(30_000)]
+    assert set(draws) <= set(legal.tolist())
+    counts = [draws.count(int(m)) for m in legal]
+    assert chisquare(counts).pvalue > 1e-3
+
+
+def test_random_move_reports_the_end_of_the_game():
+    game = make_game("nogo", 5)
+    state = list(_random_game(game, [0] * 100))[-1]
+    from ppalib._rng import make_rng
+    assert game.module.random_move(game.spec, state, make_rng(0), np.empty(game.max_moves, dtype=np.int64)) == -1

@@ -15,6 +15,7 @@ REFERENCE_CASES = [
     ("domineering", 4, "uct"), ("domineering", 4, "ppa"), ("domineering", 4, "ppaf"),
     ("breakthrough", 5, "ppa"), ("breakthrough", 5, "ppaf"), ("breakthrough", 5, "mast"),
     ("misere_knightthrough", 5, "mastf"), ("go", 5, "ppa"), ("nogo", 5, "ppaf"), ("atarigo", 5, "mast"),
+    ("go", 5, "uct"), ("nogo", 6, "uct"), ("atarigo", 5, "uct"),
 ]
 
 

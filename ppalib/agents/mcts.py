@@ -14,7 +14,8 @@ One search = ``playouts`` iterations of Algorithm 7 (UCT) followed by the adapt 
   At a position with no entry, one entry is created and a playout runs from there ("one new entry per
   descent").  Every entry on the path then counts the playout: ``t += 1`` and, for the move taken,
   ``p += 1``, ``w += 1`` if the player to move there won (0.5 for a draw).
-* Playouts (Algorithm 3): uniform for UCT; Gibbs sampling with probability proportional to
+* Playouts (Algorithm 3): uniform for UCT, drawn by the game's ``random_move`` (exactly uniform over the legal
+  moves; Go samples by rejection instead of listing them); Gibbs sampling with probability proportional to
   ``exp(k * policy[code(move)])`` for PPA/PPAF (k = 1) and MAST/MASTF.
 * Adapt, after each iteration, over the whole sequence from the root (tree moves and playout moves, as the
   PPA author's code replays them): the legal moves and codes of every ply are recorded as they are generated,
@@ -35,7 +36,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ppalib._rng import random_float, random_index
+from ppalib._rng import random_float
 from ppalib.games._common import (DRAW, H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                                   S_NUM_FEATURE_CODES)
 from ppalib.games import breakthrough as game  # <game-import>
@@ -204,29 +205,33 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                 path_node[depth] = node
                 path_move[depth] = -1
                 depth += 1
-                # Playout (Algorithm 3).
-                while n > 0:
-                    if learn:
-                        base = seq_off[nseq]
-                        z = 0.0
-                        for j in range(n):
-                            code = game.move_code(spec, state, moves[j], features)
-                            seq_codes[base + j] = code
-                            z += weight[code]
-                        r = random_float(rng) * z
-                        choice = n - 1
-                        acc = 0.0
-                        for j in range(n):
-                            acc += weight[seq_codes[base + j]]
-                            if r < acc:
-                                choice = j
-                                break
-                        seq_player[nseq] = state[H_TO_MOVE]
-                        seq_chosen[nseq] = seq_codes[base + choice]
-                        seq_off[nseq + 1] = base + n
-                        nseq += 1
-                    else:
-                        choice = random_index(rng, n)
+                # Playout (Algorithm 3).  Uniform playouts draw through the game's random_move, which is
+                # uniform over the legal moves without necessarily listing them.
+                if not learn:
+                    move = game.random_move(spec, state, rng, moves)
+                    while move >= 0:
+                        game.play(spec, state, move)
+                        move = game.random_move(spec, state, rng, moves)
+                    n = 0
+                while n > 0:  # Gibbs playout (PPA, MAST): the full list is needed for z
+                    base = seq_off[nseq]
+                    z = 0.0
+                    for j in range(n):
+                        code = game.move_code(spec, state, moves[j], features)
+                        seq_codes[base + j] = code
+                        z += weight[code]
+                    r = random_float(rng) * z
+                    choice = n - 1
+                    acc = 0.0
+                    for j in range(n):
+                        acc += weight[seq_codes[base + j]]
+                        if r < acc:
+                            choice = j
+                            break
+                    seq_player[nseq] = state[H_TO_MOVE]
+                    seq_chosen[nseq] = seq_codes[base + choice]
+                    seq_off[nseq + 1] = base + n
+                    nseq += 1
                     game.play(spec, state, moves[choice])
                     n = game.legal_moves(spec, state, moves)
                 winner = state[H_WINNER]
@@ -291,11 +296,11 @@ def random_playout(spec, root, rng):
     state = root.copy()
     moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
     plies = 0
-    n = game.legal_moves(spec, state, moves)
-    while n > 0:
-        game.play(spec, state, moves[random_index(rng, n)])
+    move = game.random_move(spec, state, rng, moves)
+    while move >= 0:
+        game.play(spec, state, move)
         plies += 1
-        n = game.legal_moves(spec, state, moves)
+        move = game.random_move(spec, state, rng, moves)
     return state[H_WINNER], plies
 
 

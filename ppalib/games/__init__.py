@@ -8,6 +8,7 @@ arrays (see ``_common`` for the layout):
 ``init_state(spec) -> state``             start position
 ``legal_moves(spec, state, out) -> n``    legal moves into ``out[:n]``, deterministic order; 0 iff over
 ``play(spec, state, move)``               play a legal move in place (hash, side to move, result)
+``random_move(spec, state, rng, out)``    a uniformly random legal move, -1 iff over (uniform playouts)
 ``move_code(spec, state, move, feat)``    PPA/MAST move code (PPAF/MASTF code when ``feat``)
 ``move_to_str / render``                  text for people (Python)
 ``board_coordinates(spec)``               (row, col) per cell: the board graph for spatial features

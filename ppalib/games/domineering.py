@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._rng import random_index
 from ._common import (H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
                       S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_VARIANT,
                       S_ZOBRIST, SPEC_HEADER, finish)
@@ -127,6 +128,15 @@ def move_code(spec, state, move, features):
                 | _occupied(spec, state, r - 1, c) << 2 | _occupied(spec, state, r + 1, c) << 3
                 | _occupied(spec, state, r - 1, c + 1) << 4 | _occupied(spec, state, r + 1, c + 1) << 5)
     return 64 * code + bits
+
+
+@njit(cache=True)
+def random_move(spec, state, rng, out):
+    """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result)."""
+    count = legal_moves(spec, state, out)
+    if count == 0:
+        return -1
+    return out[random_index(rng, count)]
 
 
 def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._rng import random_index
 from ._common import (H_BOARD, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish)
@@ -302,6 +303,31 @@ def legal_moves(spec, state, out):
             return 1
         finish(spec, state, 1 - player)
     return count
+
+
+@njit(cache=True)
+def random_move(spec, state, rng, out):
+    """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result).
+
+    Rejection sampling: a uniformly random cell is accepted if it is a legal move; after 8 misses the full
+    list is generated and one entry drawn.  Every try accepts each legal move with the same probability and
+    the fallback is uniform too, so the move is exactly uniform over ``legal_moves``.  Uniform playouts need
+    nothing more, and early in a game one try usually suffices instead of a scan of the whole board.
+    """
+    if state[H_WINNER] != ONGOING:
+        return -1
+    n = spec[S_SIZE]
+    color = state[H_TO_MOVE] + 1
+    plain_go = (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0
+    for _ in range(8):
+        cell = random_index(rng, n * n)
+        p = _point(spec, cell)
+        if _is_legal(spec, state, p, color) and not (plain_go and _is_own_eye(spec, state, p, color)):
+            return cell
+    count = legal_moves(spec, state, out)
+    if count == 0:
+        return -1
+    return out[random_index(rng, count)]
 
 
 @njit(cache=True)
