@@ -33,11 +33,16 @@ _JIT_SOURCES = sorted([PACKAGE_DIR / "_rng.py", *(PACKAGE_DIR / "games").glob("*
                        *(PACKAGE_DIR / "agents").glob("*.py")])
 
 
+# The sources are read once, here: kernels are generated from these texts, never from the files later, so a
+# long run keeps compiling the code its hash names even if the files are edited meanwhile.
+_SOURCE_TEXT = {path: path.read_text() for path in _JIT_SOURCES}
+
+
 def _source_hash() -> str:
     digest = hashlib.sha256()
     for path in _JIT_SOURCES:
         digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
-        digest.update(path.read_bytes())
+        digest.update(_SOURCE_TEXT[path].encode())
     digest.update(numba.__version__.encode())
     return digest.hexdigest()[:16]
 
@@ -71,7 +76,7 @@ def kernel(template: str, game_module: str) -> ModuleType:
     if key in _LOADED:
         return _LOADED[key]
     source_path = PACKAGE_DIR / (template.replace(".", "/") + ".py")
-    source = source_path.read_text()
+    source = _SOURCE_TEXT[source_path]
     if not _GAME_IMPORT.search(source):
         raise RuntimeError(f"{source_path} has no '# <game-import>' line to specialise")
     specialised = _GAME_IMPORT.sub(f"from ppalib.games import {game_module} as game  # <game-import>", source)

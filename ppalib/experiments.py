@@ -123,8 +123,16 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
     }
 
 
-def play_batch(batch: list[tuple[Condition, int]], seed: int, experiment: str) -> list[dict]:
-    """Play a batch of games in this process (the unit of work sent to an executor)."""
+def play_batch(batch: list[tuple[Condition, int]], seed: int, experiment: str,
+               code_version: str = CODE_VERSION) -> list[dict]:
+    """Play a batch of games in this process (the unit of work sent to an executor).
+
+    ``code_version`` is the runner's: a worker whose ppalib differs (its sources were edited, or another
+    version is installed on a cluster machine) refuses, so one run never mixes code versions.
+    """
+    if code_version != CODE_VERSION:
+        raise RuntimeError(f"this worker runs ppalib {CODE_VERSION} but the run was started with {code_version}; "
+                           f"restart the workers (and the run) on one version")
     return [play_game(condition, index, seed, experiment) for condition, index in batch]
 
 
@@ -249,7 +257,7 @@ def _play(experiment, store, todo, executor, progress, batch_size, flush_seconds
     last_flush = time.monotonic()
     try:
         for records in executor.run(play_batch, _batches(todo, getattr(executor, "workers", 1), batch_size),
-                                    experiment.seed, experiment.name):
+                                    experiment.seed, experiment.name, CODE_VERSION):
             buffer.extend(records)
             bar.update(len(records))
             if time.monotonic() - last_flush >= flush_seconds:

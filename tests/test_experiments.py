@@ -6,6 +6,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ppalib.agents import make_agent
@@ -125,3 +126,26 @@ def test_results_of_other_experiments_in_the_same_folder_are_left_out(tmp_path):
     run(Experiment("a", _conditions()[:1], 2, 1, tmp_path), "serial", progress=False)
     other = Experiment("b", _conditions()[1:2], 2, 1, tmp_path)
     assert load_results(other).empty
+
+
+def test_a_worker_with_other_code_refuses_to_play():
+    from ppalib.experiments import play_batch
+    with pytest.raises(RuntimeError, match="restart the workers"):
+        play_batch([(_conditions()[0], 0)], 1, "x", "0.0.0+another")
+
+
+def test_kernels_are_generated_from_the_sources_read_at_import(monkeypatch):
+    """Editing a kernel template during a run must not change (or break) what this process compiles: kernel()
+    uses the text read at import, so a template that exists only in that snapshot still loads."""
+    from ppalib import _jit
+    path = _jit.PACKAGE_DIR / "agents" / "snapshot_only.py"
+    assert not path.exists()
+    source = ("from numba import njit\n"
+              "from ppalib.games import breakthrough as game  # <game-import>\n"
+              "@njit(cache=False)\n"
+              "def cells(spec):\n"
+              "    return spec[2]\n")
+    monkeypatch.setitem(_jit._SOURCE_TEXT, path, source)
+    module = _jit.kernel("agents.snapshot_only", "domineering")
+    assert module.game.__name__ == "ppalib.games.domineering"
+    assert module.cells(np.arange(5)) == 2
