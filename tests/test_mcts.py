@@ -154,3 +154,14 @@ def test_same_seed_same_search_different_seed_may_differ():
     a = search(game, game.initial_state(), agent, make_rng(5), return_details=True)
     b = search(game, game.initial_state(), agent, make_rng(5), return_details=True)
     assert a[0] == b[0] and np.array_equal(a[2], b[2]) and np.array_equal(a[3], b[3])
+
+
+@pytest.mark.parametrize("k", [710.0, 4096.0])
+def test_mast_with_a_huge_k_samples_without_overflow(k):
+    """exp(k * mean) overflows for k > 709 (the paper uses k up to 4096); the kernel samples the same
+    distribution as exp(k * (mean - max)), so the search runs and its statistics stay finite."""
+    game = make_game("misere_knightthrough", 6)
+    move, legal, visits, policy = search(game, game.initial_state(), make_agent("mast", 400, k=k), make_rng(2),
+                                         return_details=True)
+    assert move in set(legal.tolist())
+    assert np.isfinite(policy).all() and visits.sum() == 399

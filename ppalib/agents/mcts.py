@@ -30,6 +30,8 @@ One search = ``playouts`` iterations of Algorithm 7 (UCT) followed by the adapt 
 * The move with the most playouts at the root is returned (ties: first in list order).
 
 Exponentials are cached in ``weight = exp(k * policy)`` and recomputed only for the codes an adapt changed.
+MAST with k > 700 (where exp(k * mean) overflows) uses exp(k * (mean - max over the legal moves)) per ply: the
+same probabilities.
 """
 import math
 
@@ -160,6 +162,11 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
     seq_off = np.zeros(seq_len + 1, dtype=np.int64)
     seq_codes = np.empty(seq_len * max_moves if learn else 1, dtype=np.int64)
 
+    # MAST means lie in [0, 1], so exp(k * mean) overflows a double for k > 709 (the paper sweeps k up to
+    # 4096): there the weights are computed per ply as exp(k * (mean - max mean of the legal moves)), the same
+    # distribution.  Below, the cached exp(k * policy) is used as written in Algorithm 3.
+    shifted = playout_kind == PLAYOUT_MAST and k > 700.0
+    gibbs = np.empty(max_moves, dtype=np.float64)
     state = root.copy()
     moves = np.empty(max_moves, dtype=np.int64)
     path_node = np.empty(max_seq + 1, dtype=np.int64)
@@ -216,15 +223,22 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                 while n > 0:  # Gibbs playout (PPA, MAST): the full list is needed for z
                     base = seq_off[nseq]
                     z = 0.0
+                    top = -np.inf
                     for j in range(n):
                         code = game.move_code(spec, state, moves[j], features)
                         seq_codes[base + j] = code
-                        z += weight[code]
+                        gibbs[j] = weight[code]
+                        top = max(top, policy[code])
+                    if shifted:  # exp(k * (mean - max)): the same distribution, without overflow
+                        for j in range(n):
+                            gibbs[j] = math.exp(k * (policy[seq_codes[base + j]] - top))
+                    for j in range(n):
+                        z += gibbs[j]
                     r = random_float(rng) * z
                     choice = n - 1
                     acc = 0.0
                     for j in range(n):
-                        acc += weight[seq_codes[base + j]]
+                        acc += gibbs[j]
                         if r < acc:
                             choice = j
                             break
