@@ -29,7 +29,7 @@ def load_paper_table(filename: str) -> pd.DataFrame:
 
 def win_rates(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """Games, wins and win rate (percent) with its Wilson 95% interval, per group of ``by``."""
-    grouped = frame.groupby(by, sort=False)["agent_result"]
+    grouped = frame.groupby(by, sort=False, dropna=False)["agent_result"]  # NaN keys (no opponent alpha) stay
     table = pd.DataFrame({"games": grouped.size(), "wins": grouped.sum()}).reset_index()
     low, high = proportion_confint(table["wins"], table["games"], alpha=ALPHA, method="wilson")
     table["win_rate"] = 100 * table["wins"] / table["games"]

@@ -47,3 +47,17 @@ def test_wrong_type_through_the_cli_fails_in_the_notebook_naming_cell_and_parame
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert "failed in cell" in err and "games_per_cell must be an integer" in err
+
+
+@pytest.mark.parametrize("overrides,message", [
+    (dict(tables=[]), "tables is empty"),
+    (dict(tables=[11]), r"tables=\[11\] is out of range: allowed 1..10"),
+    (dict(tables=["2"]), r"tables=\['2'\] is out of range"),
+    (dict(grid="some"), "grid='some' is unknown"),
+    (dict(size=3), "size=3 is out of range"),
+    (dict(playouts=0), "playouts=0 is out of range"),
+])
+def test_bad_ppaf2016_parameter_is_named(tmp_path, overrides, message):
+    from ppalib.papers import ppaf2016
+    with pytest.raises(ValueError, match=message):
+        ppaf2016.make_experiment(tmp_path, "smoke", **overrides)
