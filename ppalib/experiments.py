@@ -25,7 +25,7 @@ import pandas as pd
 
 from . import CODE_VERSION
 from ._rng import make_rng
-from .agents import AgentConfig, mcts_kernel, search
+from .agents import AgentConfig, make_agent, mcts_kernel, search
 from .games import check_game_name, make_game
 from .games._common import H_TO_MOVE, H_WINNER
 from .store import ResultsStore, check_writable
@@ -38,9 +38,11 @@ class Condition:
     size: int
     agent: AgentConfig
     opponent: AgentConfig
+    game_options: tuple = ()  # e.g. (("komi", 5), ("turns", 10)) for Cashing Checks
 
     def __post_init__(self):
-        make_game(self.game, self.size)  # validates game and size
+        object.__setattr__(self, "game_options", tuple(sorted(dict(self.game_options).items())))
+        make_game(self.game, self.size, **dict(self.game_options))  # validates game, size and options
         for role in ("agent", "opponent"):
             if not isinstance(getattr(self, role), AgentConfig):
                 raise TypeError(f"{role} must be an AgentConfig (see ppalib.agents.make_agent)")
@@ -48,8 +50,11 @@ class Condition:
     @property
     def id(self) -> str:
         """Stable 16-hex-digit identifier of the condition's parameters (not of the experiment)."""
-        text = json.dumps({"game": self.game, "size": self.size, "agent": self.agent.as_dict(),
-                           "opponent": self.opponent.as_dict()}, sort_keys=True)
+        fields = {"game": self.game, "size": self.size, "agent": self.agent.as_dict(),
+                  "opponent": self.opponent.as_dict()}
+        if self.game_options:  # only then, so that conditions without options keep their ids
+            fields["game_options"] = dict(self.game_options)
+        text = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -96,7 +101,7 @@ class Experiment:
 def play_game(condition: Condition, game_index: int, seed: int, experiment: str = "") -> dict:
     """Play game ``game_index`` of ``condition``; return its record (the store's columns)."""
     start = time.perf_counter()
-    game = make_game(condition.game, condition.size)
+    game = make_game(condition.game, condition.size, **dict(condition.game_options))
     rng = make_rng(seed, int(condition.id, 16), game_index)
     agent_player = game_index % 2
     state = game.initial_state()
@@ -138,11 +143,11 @@ def play_batch(batch: list[tuple[Condition, int]], seed: int, experiment: str,
 
 def warm_up(conditions: Iterable[Condition]) -> None:
     """Compile (or load from cache) the kernels the conditions need, once, in this process."""
-    for module_name in sorted({make_game(c.game, c.size).module.__name__ for c in conditions}):
-        condition = next(c for c in conditions if make_game(c.game, c.size).module.__name__ == module_name)
-        game = make_game(condition.game, condition.size)
+    games = {c: make_game(c.game, c.size, **dict(c.game_options)) for c in conditions}
+    for module_name in sorted({g.module.__name__ for g in games.values()}):
+        game = next(g for g in games.values() if g.module.__name__ == module_name)
         mcts_kernel(game)
-        search(game, game.initial_state(), condition.agent.__class__("uct", 1), make_rng(0))
+        search(game, game.initial_state(), make_agent("uct", 1), make_rng(0))
 
 
 class Executor(Protocol):

@@ -35,7 +35,8 @@ def test_reproduce_smoke_writes_executed_copies_figures_and_tables(smoke_run):
         executed = nbformat.read(out / "executed" / source.name, as_version=4)
         assert any(cell.get("outputs") for cell in executed.cells if cell.cell_type == "code")
     names = {p.name for p in (out / "figures").iterdir()}
-    assert {"table1.md", "table1.csv", "table1_dots.png", "table1_dots.svg", "scaling_by_size.png"} <= names
+    assert {"table1.md", "table1.csv", "table1_dots.png", "table1_dots.svg", "scaling_by_size.png"} <= names  # 01
+    assert {"table2.md", "table10.md", "claims.md", "claims.csv", "sweeps.png", "sweeps.svg"} <= names  # 02
     assert list((out / "results").glob("part-*.parquet"))
 
 

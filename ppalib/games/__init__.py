@@ -25,20 +25,22 @@ from types import ModuleType
 
 import numpy as np
 
-from . import breakthrough, domineering, go
+from . import breakthrough, cashing_checks, domineering, go
 from ._common import (DRAW, H_HASH, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_NUM_CODES,
                       S_NUM_FEATURE_CODES, VARIANT_MISERE)
 
 
 @dataclass(frozen=True)
 class GameRule:
-    """A registered game: which module implements it, with which variant bits, on which board sizes."""
+    """A registered game: which module implements it, with which variant bits, on which board sizes, and
+    which extra options its ``make_spec`` takes (e.g. Cashing Checks' number of turns and komi)."""
     name: str
     module: ModuleType
     variant: int
     min_size: int
     max_size: int
     feature_description: str
+    options: tuple[str, ...] = ()
 
 
 GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
@@ -54,10 +56,16 @@ GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
     GameRule("nogo", go, go.VARIANT_NOGO, 2, 19, "colours of the four neighbouring intersections"),
     GameRule("misere_nogo", go, go.VARIANT_NOGO | VARIANT_MISERE, 2, 19,
              "colours of the four neighbouring intersections"),
+    # Seed 001's synthetic games: "size" is the number of checks N; options turns (k) and komi.
+    GameRule("blind_cashing_checks", cashing_checks, 0, 2, 60, "none", ("turns", "komi")),
+    GameRule("stale_cashing_checks", cashing_checks, cashing_checks.VARIANT_STALE, 2, 60, "none",
+             ("turns", "komi")),
+    GameRule("postdated_cashing_checks", cashing_checks, cashing_checks.VARIANT_POSTDATED, 2, 60, "none",
+             ("turns", "komi")),
 ]}
 
 #: The ten games of seed 004 in the paper's order.
-PAPER_GAMES = list(GAMES)
+PAPER_GAMES = [name for name in GAMES if "cashing" not in name]
 
 
 def _check_size(rule: GameRule, size) -> int:
@@ -77,11 +85,12 @@ def check_game_name(name) -> GameRule:
 
 @dataclass(frozen=True)
 class Game:
-    """One game at one board size.  ``spec`` is immutable; states are plain int64 arrays."""
+    """One game at one board size (and options).  ``spec`` is immutable; states are plain int64 arrays."""
     name: str
     size: int
     rule: GameRule = field(repr=False, compare=False)
     spec: np.ndarray = field(repr=False, compare=False)
+    options: tuple = ()
 
     @property
     def module(self) -> ModuleType:
@@ -142,18 +151,32 @@ class Game:
         return self.module.render(self.spec, state)
 
 
-_GAME_CACHE: dict[tuple[str, int], Game] = {}
+_GAME_CACHE: dict[tuple, Game] = {}
 
 
-def make_game(name: str, size: int) -> Game:
-    """The game ``name`` on a ``size`` x ``size`` board; raises ValueError naming a bad ``game`` or ``size``."""
+def default_options(rule: GameRule, size: int) -> dict:
+    """Options a game takes when none are given: Cashing Checks plays min(10, N - 1) turns (the paper's k = 10
+    with N > k), komi by its rule."""
+    return {"turns": min(10, size - 1)} if "turns" in rule.options else {}
+
+
+def make_game(name: str, size: int, **options) -> Game:
+    """The game ``name`` at ``size`` (board side, or number of checks); raises ValueError naming a bad
+    ``game``, ``size`` or option."""
     rule = check_game_name(name)
     size = _check_size(rule, size)
-    key = (name, size)
+    unknown = set(options) - set(rule.options)
+    if unknown:
+        raise ValueError(f"{name} has no option(s) {sorted(unknown)}; its options: {list(rule.options) or 'none'}")
+    options = {**default_options(rule, size), **{k: v for k, v in options.items() if v is not None}}
+    for key, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{key} must be an integer, got {value!r}")
+    key = (name, size, tuple(sorted(options.items())))
     if key not in _GAME_CACHE:
-        spec = rule.module.make_spec(size, rule.variant)
+        spec = rule.module.make_spec(size, rule.variant, **options)
         spec.setflags(write=False)
-        _GAME_CACHE[key] = Game(name, size, rule, spec)
+        _GAME_CACHE[key] = Game(name, size, rule, spec, tuple(sorted(options.items())))
     return _GAME_CACHE[key]
 
 

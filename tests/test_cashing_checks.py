@@ -1,0 +1,120 @@
+"""Cashing Checks (seed 001): the three variants' rules and the exact solver against the paper's analysis."""
+import itertools
+
+import numpy as np
+import pytest
+
+from ppalib.games import cashing_checks as cc
+from ppalib.games._common import H_WINNER
+
+
+def _play(spec, values):
+    state = cc.init_state(spec)
+    for value in values:
+        cc.play(spec, state, value - 1)
+    return state
+
+
+def _brute_force_value(spec, state):
+    """Plain minimax without memo or cut-offs (small instances only), for the player to move."""
+    out = np.empty(int(spec[2]), dtype=np.int64)
+    n = cc.legal_moves(spec, state, out)
+    if n == 0:
+        w = int(state[H_WINNER])
+        mover = int(state[0])
+        return 0 if w == 2 else (1 if w == mover else -1)
+    best = -2
+    for move in out[:n].copy():
+        child = state.copy()
+        cc.play(spec, child, int(move))
+        best = max(best, -_brute_force_value(spec, child))
+    return best
+
+
+def test_blind_rules_sum_the_values_and_give_the_komi_to_the_second_player():
+    spec = cc.make_spec(20, 0)  # the annex: 20 checks, 10 steps, komi 5
+    state = _play(spec, [20, 19, 18, 17, 16, 15, 14, 13, 12, 11])
+    assert (state[6], state[7]) == (80, 75) and state[H_WINNER] == 2  # 80 = 75 + 5: a draw
+
+
+def test_stale_dated_checks_are_worthless_after_their_turn():
+    spec = cc.make_spec(12, cc.VARIANT_STALE)
+    assert cc.check_worth(spec, 12, 1) == 12 and cc.check_worth(spec, 12, 2) == 0   # rank 1: turn 1 only
+    assert cc.check_worth(spec, 11, 2) == 11 and cc.check_worth(spec, 11, 3) == 0
+    assert cc.check_worth(spec, 3, 10) == 3                                        # rank 10: up to turn 10
+
+
+def test_post_dated_checks_are_worthless_before_their_turn():
+    spec = cc.make_spec(20, cc.VARIANT_POSTDATED)   # N - k + i = 10 + i is valid from turn i
+    assert cc.check_worth(spec, 11, 1) == 11 and cc.check_worth(spec, 12, 1) == 0
+    assert cc.check_worth(spec, 20, 9) == 0 and cc.check_worth(spec, 20, 10) == 20
+    assert cc.check_worth(spec, 10, 1) == 10                                       # undated: always valid
+
+
+@pytest.mark.parametrize("variant", [0, cc.VARIANT_STALE, cc.VARIANT_POSTDATED])
+@pytest.mark.parametrize("n,turns,komi", [(4, 2, 1), (5, 3, 2), (6, 4, 2), (7, 4, 0), (6, 5, -1)])
+def test_solver_equals_brute_force_minimax_everywhere_on_small_games(variant, n, turns, komi):
+    spec = cc.make_spec(n, variant, turns=turns, komi=komi)
+    solver = cc.Solver(spec)
+    for length in range(turns):
+        for sequence in itertools.permutations(range(1, n + 1), length):
+            state = _play(spec, sequence)
+            assert solver.value(state) == _brute_force_value(spec, state)
+
+
+def test_hand_checked_four_checks_two_turns():
+    """N=4, k=2, komi 1: left takes 4, right 3: 4 = 3 + 1, a draw; left taking 3 lets right take 4 and win."""
+    spec = cc.make_spec(4, 0, turns=2, komi=1)
+    solver = cc.Solver(spec)
+    start = cc.init_state(spec)
+    assert solver.value(start) == 0 and solver.optimal_moves(start) == [3]
+    after_three = _play(spec, [3])
+    assert solver.value(after_three) == 1 and solver.optimal_moves(after_three) == [3]
+
+
+def test_paper_setting_blind_is_a_draw_and_greedy_is_the_only_optimal_line():
+    """Seed 001 section 4.1: optimal play takes the largest remaining check; with komi k/2 the match is a draw
+    and the first player scores the odd ranks 20 + 18 + ... while the second scores 19 + 17 + ..."""
+    spec = cc.make_spec(20, 0)
+    solver = cc.Solver(spec)
+    state = cc.init_state(spec)
+    assert solver.value(state) == 0
+    for value in range(20, 10, -1):
+        assert solver.optimal_moves(state) == [value - 1]
+        cc.play(spec, state, value - 1)
+    assert state[H_WINNER] == 2
+
+
+def test_paper_setting_stale_dated_taking_the_next_check_is_also_optimal():
+    """Seed 001 section 4.3: "a winning move ... is either to take the valid check with the largest amount or
+    to take the check with the next amount" (with N > k)."""
+    spec = cc.make_spec(12, cc.VARIANT_STALE)
+    solver = cc.Solver(spec)
+    state = cc.init_state(spec)
+    assert solver.value(state) == 0
+    assert {10, 11} <= set(solver.optimal_moves(state))  # checks 12 and 11
+
+
+def test_paper_setting_post_dated_is_a_draw_with_the_reverse_komi():
+    spec = cc.make_spec(20, cc.VARIANT_POSTDATED)
+    assert cc.Solver(spec).value(cc.init_state(spec)) == 0
+
+
+def test_bad_turns_are_refused():
+    with pytest.raises(ValueError, match="turns=25 is out of range for 20 checks"):
+        cc.make_spec(20, 0, turns=25)
+
+
+def test_the_generic_agents_play_cashing_checks_and_every_move_can_be_labelled():
+    from ppalib.agents import make_agent
+    from ppalib.experiments import Condition, play_game
+    from ppalib.games import make_game
+    for kind in ("uct", "ppa", "mast"):
+        condition = Condition("stale_cashing_checks", 12, make_agent(kind, 200), make_agent("uct", 200),
+                              game_options=(("turns", 10), ("komi", 5)))
+        record = play_game(condition, 0, 1)
+        assert record["plies"] == 10 and record["winner"] in (0, 1, 2)
+    game = make_game("blind_cashing_checks", 20, turns=10, komi=5)
+    solver = cc.Solver(game.spec)
+    state = game.initial_state()
+    assert solver.optimal_moves(state) == [19]
