@@ -8,10 +8,14 @@ kind       playouts                                            parameters
 ``ppaf``   as ppa, with feature move codes (seed 000 sec. 3)   ``c``, ``alpha``
 ``mast``   Gibbs on exp(k * mean), MAST adapt (Algorithm 5)    ``c``, ``k``
 ``mastf``  as mast, with feature move codes                    ``c``, ``k``
+``rave``   uniform; UCT + RAVE, by rate or adaptive (seed 001)  ``c``, ``k_rave``, ``rave_rate``,
+                                                               ``adaptive``, ``margin``
 =========  =================================================  ===================================
 
-All share the kernel in ``mcts.py``.  ``c`` defaults to 0.4 and ``alpha`` to 1.0 (seed 004); ``k`` for MAST has
-no default in the papers (it is swept), we use 1.0.
+The first five share the kernel in ``mcts.py``, RAVE has ``rave.py``.  ``c`` defaults to 0.4 and ``alpha`` to
+1.0 (seed 004); ``k`` for MAST has no default in the papers (it is swept), we use 1.0.  RAVE: ``k_rave`` 700
+(seed 001's choice after Figure 2), ``rave_rate`` 1 (RAVE at every choice), ``adaptive`` off, ``margin`` 0
+(in reward units: results are 0, 0.5, 1).
 """
 from __future__ import annotations
 
@@ -24,9 +28,11 @@ from .._jit import kernel
 from ..games import Game
 from ..games._common import S_NUM_CODES
 
-AGENT_KINDS = ("uct", "ppa", "ppaf", "mast", "mastf")
-_PLAYOUT_KIND = {"uct": 0, "ppa": 1, "ppaf": 1, "mast": 2, "mastf": 2}
-_USES = {"uct": (), "ppa": ("alpha",), "ppaf": ("alpha",), "mast": ("k",), "mastf": ("k",)}
+AGENT_KINDS = ("uct", "ppa", "ppaf", "mast", "mastf", "rave")
+_PLAYOUT_KIND = {"uct": 0, "ppa": 1, "ppaf": 1, "mast": 2, "mastf": 2, "rave": 0}
+_USES = {"uct": (), "ppa": ("alpha",), "ppaf": ("alpha",), "mast": ("k",), "mastf": ("k",),
+         "rave": ("k_rave", "rave_rate", "adaptive", "margin")}
+_RAVE_DEFAULTS = {"k_rave": 700.0, "rave_rate": 1.0, "adaptive": False, "margin": 0.0}
 MAX_PLAYOUTS = 10_000_000
 
 
@@ -53,6 +59,10 @@ class AgentConfig:
     c: float = 0.4
     alpha: float = 1.0
     k: float = 1.0
+    k_rave: float = 700.0
+    rave_rate: float = 1.0
+    adaptive: bool = False
+    margin: float = 0.0
 
     def __post_init__(self):
         if self.kind not in AGENT_KINDS:
@@ -69,6 +79,19 @@ class AgentConfig:
             raise ValueError(f"alpha={self.alpha} is not a parameter of {self.kind} (only of ppa, ppaf)")
         if "k" not in _USES[self.kind] and self.k != 1.0:
             raise ValueError(f"k={self.k} is not a parameter of {self.kind} (only of mast, mastf; PPA uses k = 1)")
+        object.__setattr__(self, "k_rave", _check_number("k_rave", self.k_rave, 0.0, True))
+        object.__setattr__(self, "margin", _check_number("margin", self.margin, 0.0, True))
+        rate = _check_number("rave_rate", self.rave_rate, 0.0, True)
+        if rate > 1.0:
+            raise ValueError(f"rave_rate={rate} is out of range: allowed 0..1")
+        object.__setattr__(self, "rave_rate", rate)
+        if not isinstance(self.adaptive, (bool, np.bool_)):
+            raise TypeError(f"adaptive must be True or False, got {self.adaptive!r}")
+        object.__setattr__(self, "adaptive", bool(self.adaptive))
+        if self.kind != "rave":
+            for name, default in _RAVE_DEFAULTS.items():
+                if getattr(self, name) != default:
+                    raise ValueError(f"{name}={getattr(self, name)} is not a parameter of {self.kind} (only of rave)")
 
     @property
     def features(self) -> bool:
@@ -81,15 +104,24 @@ class AgentConfig:
             return f"{self.kind.upper()}({self.alpha:g})"
         if self.kind in ("mast", "mastf"):
             return f"{self.kind.upper()}({self.k:g})"
+        if self.kind == "rave":
+            if self.adaptive:
+                return f"ARAVE(k={self.k_rave:g}, margin={self.margin:g})"
+            return f"RAVE(k={self.k_rave:g}, rate={self.rave_rate:g})"
         return "UCT"
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """All parameters; RAVE's only for RAVE agents, so other agents keep the identifiers they always had."""
+        params = asdict(self)
+        if self.kind != "rave":
+            for name in _RAVE_DEFAULTS:
+                del params[name]
+        return params
 
 
 def make_agent(kind: str, playouts: int, **params) -> AgentConfig:
     """Validated agent; unknown parameter names are an error naming them."""
-    allowed = {"c", "alpha", "k"}
+    allowed = {"c", "alpha", "k", *_RAVE_DEFAULTS}
     unknown = set(params) - allowed
     if unknown:
         raise ValueError(f"unknown agent parameter(s) {sorted(unknown)}; allowed: {sorted(allowed)}")
@@ -107,7 +139,8 @@ def mcts_kernel(game: Game):
 
 def search(game: Game, state: np.ndarray, agent: AgentConfig, rng: np.ndarray, *,
            return_details: bool = False):
-    """The move ``agent`` plays in ``state``; with ``return_details``, also root visits and the final policy.
+    """The move ``agent`` plays in ``state``; with ``return_details``, also the legal moves, their root playouts
+    and the final policy (RAVE: the counts of RAVE-using choices and of all choices).
 
     ``rng`` is a uint64[4] generator state (``ppalib._rng.make_rng``) advanced in place.
     """
@@ -116,8 +149,16 @@ def search(game: Game, state: np.ndarray, agent: AgentConfig, rng: np.ndarray, *
     legal = game.legal_moves(state)
     if legal.size == 0:
         raise ValueError("search needs a position where the game is not over")
-    module = mcts_kernel(game)
     visits = np.zeros(game.max_moves, dtype=np.float64)
+    if agent.kind == "rave":
+        used = np.zeros(2, dtype=np.int64)
+        move = kernel("agents.rave", _module_name(game)).search(
+            game.spec, state, rng, agent.playouts, agent.c, agent.k_rave, agent.rave_rate, agent.adaptive,
+            agent.margin, visits, used)
+        if return_details:
+            return int(move), legal, visits[: legal.size].copy(), used
+        return int(move)
+    module = mcts_kernel(game)
     policy = np.zeros(game.num_codes(agent.features) if return_details else 0, dtype=np.float64)
     move = module.search(game.spec, state, rng, agent.playouts, agent.c, _PLAYOUT_KIND[agent.kind],
                          agent.alpha, agent.k, agent.features, visits, policy)
