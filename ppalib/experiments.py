@@ -107,11 +107,13 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
     state = game.initial_state()
     module = game.module
     moves = np.empty(game.max_moves, dtype=np.int64)
-    plies = 0
+    played = []
     while module.legal_moves(game.spec, state, moves) > 0:
         mover = condition.agent if state[H_TO_MOVE] == agent_player else condition.opponent
-        module.play(game.spec, state, search(game, state, mover, rng))
-        plies += 1
+        move = search(game, state, mover, rng)
+        module.play(game.spec, state, move)
+        played.append(move)
+    plies = len(played)
     winner = int(state[H_WINNER])
     result = 1.0 if winner == agent_player else (0.5 if winner == 2 else 0.0)
     a, o = condition.agent, condition.opponent
@@ -125,6 +127,10 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
         "agent_player": agent_player, "winner": winner, "agent_result": result, "plies": plies,
         "seed": seed, "seconds": time.perf_counter() - start, "code_version": CODE_VERSION,
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "game_options": json.dumps(dict(condition.game_options), sort_keys=True),
+        "agent_params": json.dumps(a.as_dict(), sort_keys=True),
+        "opponent_params": json.dumps(o.as_dict(), sort_keys=True),
+        "moves": " ".join(map(str, played)),
     }
 
 

@@ -26,11 +26,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-SCHEMA_VERSION = "ppalib.game-record/1"
+SCHEMA_VERSION = "ppalib.game-record/2"
+SCHEMA_VERSION_1 = "ppalib.game-record/1"
 KEY = ["condition_id", "game_index"]
 
-#: Column name -> arrow type; the order is the table's column order.
-SCHEMA = pa.schema([
+#: Version 1 (ppalib 0.1.0 before the RAVE agent): every column below but the last four.
+SCHEMA_1 = pa.schema([
     ("experiment", pa.string()),
     ("condition_id", pa.string()),
     ("game_index", pa.int64()),
@@ -57,6 +58,27 @@ SCHEMA = pa.schema([
     ("code_version", pa.string()),
     ("finished_at", pa.string()),      # UTC, ISO 8601
 ])
+
+#: Column name -> arrow type; the order is the table's column order.
+SCHEMA = pa.schema(list(SCHEMA_1) + [
+    pa.field("game_options", pa.string()),     # JSON object, e.g. {"komi": 5, "turns": 10}; {} for none
+    pa.field("agent_params", pa.string()),     # JSON object: every parameter of the agent (AgentConfig.as_dict)
+    pa.field("opponent_params", pa.string()),
+    pa.field("moves", pa.string()),            # the moves played, space-separated; "" in version 1 files
+])
+
+
+def _upgrade_from_1(table: pa.Table) -> pa.Table:
+    """Version 1 rows in the version 2 layout: no options, parameters rebuilt from their columns, no moves."""
+    frame = table.replace_schema_metadata(None).to_pandas()
+    for role in ("agent", "opponent"):
+        frame[f"{role}_params"] = [
+            json.dumps({"kind": kind, "playouts": int(playouts), "c": c, "alpha": alpha, "k": k}, sort_keys=True)
+            for kind, playouts, c, alpha, k in zip(frame[role], frame[f"{role}_playouts"], frame[f"{role}_c"],
+                                                   frame[f"{role}_alpha"], frame[f"{role}_k"])]
+    frame["game_options"] = "{}"
+    frame["moves"] = ""
+    return pa.Table.from_pandas(frame[SCHEMA.names], schema=SCHEMA, preserve_index=False)
 
 
 class ResultsError(RuntimeError):
@@ -127,14 +149,17 @@ class ResultsStore:
             raise ResultsError(f"{path}: not a readable parquet file ({error}). {advice}") from None
         meta = table.schema.metadata or {}
         version = meta.get(b"ppalib_schema", b"").decode()
-        if version != SCHEMA_VERSION:
+        expected = {SCHEMA_VERSION: SCHEMA, SCHEMA_VERSION_1: SCHEMA_1}.get(version)
+        if expected is None:
             raise ResultsError(f"{path}: schema {version or 'missing'!r}, expected {SCHEMA_VERSION!r} "
                                f"(a foreign file, or one from another ppalib version). {advice}")
-        if table.schema.remove_metadata() != SCHEMA:
-            raise ResultsError(f"{path}: columns differ from the {SCHEMA_VERSION} schema. {advice}")
+        if table.schema.remove_metadata() != expected:
+            raise ResultsError(f"{path}: columns differ from the {version} schema. {advice}")
         if meta.get(b"ppalib_sha256", b"").decode() != _checksum(table):
             raise ResultsError(f"{path}: checksum mismatch, the file was truncated or edited. {advice}")
         supersedes = json.loads(meta.get(b"ppalib_supersedes", b"[]").decode())
+        if version == SCHEMA_VERSION_1:
+            table = _upgrade_from_1(table)
         return table, supersedes
 
     def load(self) -> pd.DataFrame:

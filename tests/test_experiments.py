@@ -149,3 +149,17 @@ def test_kernels_are_generated_from_the_sources_read_at_import(monkeypatch):
     module = _jit.kernel("agents.snapshot_only", "domineering")
     assert module.game.__name__ == "ppalib.games.domineering"
     assert module.cells(np.arange(5)) == 2
+
+
+def test_stored_moves_replay_to_the_stored_result(tmp_path):
+    import json
+
+    from ppalib.games import make_game
+    frame = run(Experiment("replay", _conditions(), 2, 4, tmp_path), "serial", progress=False)
+    for row in frame.itertuples():
+        game = make_game(row.game, row.size, **json.loads(row.game_options))
+        state = game.initial_state()
+        for move in map(int, row.moves.split()):
+            state = game.play(state, move)
+        assert game.winner(state) == row.winner and len(row.moves.split()) == row.plies
+        assert json.loads(row.agent_params)["kind"] == row.agent

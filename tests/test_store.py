@@ -1,4 +1,6 @@
 """The results store: atomic parts, integrity checks, compaction."""
+import json
+
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -13,7 +15,8 @@ def _record(index, condition="c0"):
                agent_label="PPA(1)", agent_playouts=10, agent_c=0.4, agent_alpha=1.0, agent_k=1.0,
                opponent="uct", opponent_label="UCT", opponent_playouts=10, opponent_c=0.4, opponent_alpha=1.0,
                opponent_k=1.0, agent_player=index % 2, winner=0, agent_result=1.0 - index % 2, plies=30,
-               seed=1, seconds=0.1, code_version="x", finished_at="2026-01-01T00:00:00+00:00")
+               seed=1, seconds=0.1, code_version="x", finished_at="2026-01-01T00:00:00+00:00",
+               game_options="{}", agent_params="{}", opponent_params="{}", moves="1 2 3")
     return row
 
 
@@ -84,3 +87,17 @@ def test_files_are_parquet_not_pickle(tmp_path):
     path = ResultsStore(tmp_path).append([_record(0)])
     assert path.read_bytes()[:4] == b"PAR1"
     assert isinstance(pq.read_table(path).to_pandas(), pd.DataFrame)
+
+
+def test_version_1_files_are_read_and_upgraded(tmp_path):
+    """Files written before the schema gained options, parameters and moves stay readable."""
+    from ppalib.store import SCHEMA_1, SCHEMA_VERSION_1, _checksum
+    record = {k: v for k, v in _record(0).items() if k in SCHEMA_1.names}
+    table = pa.Table.from_pandas(pd.DataFrame([record])[SCHEMA_1.names], schema=SCHEMA_1, preserve_index=False)
+    table = table.replace_schema_metadata({b"ppalib_schema": SCHEMA_VERSION_1.encode(),
+                                           b"ppalib_sha256": _checksum(table).encode()})
+    pq.write_table(table, tmp_path / "part-old.parquet")
+    frame = ResultsStore(tmp_path).load()
+    assert frame.loc[0, "moves"] == "" and frame.loc[0, "game_options"] == "{}"
+    assert json.loads(frame.loc[0, "agent_params"]) == {"kind": "ppa", "playouts": 10, "c": 0.4, "alpha": 1.0,
+                                                        "k": 1.0}
