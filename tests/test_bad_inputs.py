@@ -61,3 +61,15 @@ def test_bad_ppaf2016_parameter_is_named(tmp_path, overrides, message):
     from ppalib.papers import ppaf2016
     with pytest.raises(ValueError, match=message):
         ppaf2016.make_experiment(tmp_path, "smoke", **overrides)
+
+
+@pytest.mark.parametrize("overrides,message", [
+    (dict(grid={"playouts": [100]}), "grid must map each of"),
+    (dict(grid={"playouts": [], "k_rave": [1], "rave_rate": [1.0], "margin": [0.0]}), "grid\\['playouts'\\] is empty"),
+    (dict(matches=0), "matches=0 is out of range"),
+    (dict(grid={"playouts": [100], "k_rave": [1], "rave_rate": [1.5], "margin": [0.0]}), "rave_rate=1.5 is out of range"),
+])
+def test_bad_adaptive_rave_parameter_is_named(tmp_path, overrides, message):
+    from ppalib.papers import adaptive_rave2013
+    with pytest.raises(ValueError, match=message):
+        adaptive_rave2013.make_experiment(tmp_path, "smoke", **overrides)

@@ -37,6 +37,7 @@ def test_reproduce_smoke_writes_executed_copies_figures_and_tables(smoke_run):
     names = {p.name for p in (out / "figures").iterdir()}
     assert {"table1.md", "table1.csv", "table1_dots.png", "table1_dots.svg", "scaling_by_size.png"} <= names  # 01
     assert {"table2.md", "table10.md", "claims.md", "claims.csv", "sweeps.png", "sweeps.svg"} <= names  # 02
+    assert {"headline.md", "headline.csv", "figures_1_4.png", "figures_1_4.svg", "figures_1_4.csv"} <= names  # 03
     assert list((out / "results").glob("part-*.parquet"))
 
 

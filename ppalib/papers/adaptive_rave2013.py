@@ -1,0 +1,191 @@
+"""Mehat & Vittaut, "Online Adjustment of Tree Search for GGP", GIGA 2013 (seed 001): Figures 1-4.
+
+Self-play matches (the same agent on both sides) at Blind Cashing Checks (20 checks, 10 turns, komi 5) and
+Cashing Stale-dated Checks (12 checks, 10 turns, komi 5); the measure is the percentage of *optimal draws*:
+matches in which every move of both players was optimal (``cashing_checks.Solver``), hence drawn.
+
+* Figure 1: optimal draws against playouts per move, Blind.  The paper does not say whether RAVE was on
+  (Ary's "usual setting"; the next section varies the RAVE constant "with the previous settings"): we draw both
+  UCT and RAVE (k = 700).
+* Figure 2: against the RAVE equivalence constant k, both games, 2,000 playouts.
+* Figure 3: against the rate of child selections that use RAVE (k = 700), both games.
+* Figure 4: adaptive RAVE against the margin (in reward units, results being 0, 0.5, 1: the paper's 0-100
+  points divided by 100), both games.
+
+Presets: ``smoke`` (2 points a figure, 100 playouts, 4 matches), ``quick`` (every point, 250 matches: minutes
+on 2 cores), ``paper`` (every point, 500 matches).  Explicit parameters override them.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import paths
+from ..agents import make_agent
+from ..experiments import Condition, Experiment, check_int
+
+NAME = "adaptive_rave2013"
+PAPER_POINTS = "adaptive_rave2013_points.csv"
+GAMES = {"blind_cashing_checks": (20, 10, 5), "stale_cashing_checks": (12, 10, 5)}  # checks, turns, komi
+TITLES = {"blind_cashing_checks": "Blind Cashing Checks", "stale_cashing_checks": "Cashing Stale-dated Checks"}
+
+FULL_GRID = {
+    "playouts": [100, 200, 500, 1000, 2000, 5000, 10000],
+    "k_rave": [0, 10, 30, 100, 300, 700, 1000, 3000, 10000],
+    "rave_rate": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+    "margin": [0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5],
+}
+PRESETS = {
+    "smoke": dict(grid={"playouts": [50, 100], "k_rave": [0, 700], "rave_rate": [0.0, 1.0], "margin": [0.0, 0.1]},
+                  playouts=100, matches=4),
+    "quick": dict(grid=FULL_GRID, playouts=2000, matches=250),
+    "paper": dict(grid=FULL_GRID, playouts=2000, matches=500),
+}
+DEFAULTS = dict(k_rave=700.0, c=0.4, seed=2013)
+
+
+def settings(preset: str = "quick", **overrides) -> dict:
+    if preset not in PRESETS:
+        raise ValueError(f"preset={preset!r} is unknown; known presets: {', '.join(PRESETS)}")
+    result = {**DEFAULTS, **PRESETS[preset]}
+    unknown = set(overrides) - set(result)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: {sorted(result)}")
+    result.update({k: v for k, v in overrides.items() if v is not None})
+    grid = result["grid"]
+    if not isinstance(grid, dict) or set(grid) != set(FULL_GRID):
+        raise ValueError(f"grid must map each of {sorted(FULL_GRID)} to a list of values")
+    for key, values in grid.items():
+        if not values:
+            raise ValueError(f"grid[{key!r}] is empty: give at least one value")
+    result["matches"] = check_int("matches", result["matches"], 1, 10_000_000)
+    result["playouts"] = check_int("playouts", result["playouts"], 1, 10_000_000)
+    return result
+
+
+def points(s: dict) -> pd.DataFrame:
+    """Every point of Figures 1-4: figure, game, series, x, and the agent that plays both sides."""
+    rows = []
+    for playouts in s["grid"]["playouts"]:
+        rows.append((1, "blind_cashing_checks", "uct", playouts, make_agent("uct", playouts, c=s["c"])))
+        rows.append((1, "blind_cashing_checks", "rave", playouts,
+                     make_agent("rave", playouts, c=s["c"], k_rave=s["k_rave"])))
+    for game in GAMES:
+        for k_rave in s["grid"]["k_rave"]:
+            rows.append((2, game, "k_rave", k_rave, make_agent("rave", s["playouts"], c=s["c"], k_rave=k_rave)))
+        for rate in s["grid"]["rave_rate"]:
+            rows.append((3, game, "rave_rate", rate,
+                         make_agent("rave", s["playouts"], c=s["c"], k_rave=s["k_rave"], rave_rate=rate)))
+        for margin in s["grid"]["margin"]:
+            rows.append((4, game, "adaptive", margin, make_agent("rave", s["playouts"], c=s["c"], k_rave=s["k_rave"],
+                                                                 adaptive=True, margin=margin)))
+    frame = pd.DataFrame(rows, columns=["figure", "game", "series", "x", "agent"])
+    frame["condition"] = [_condition(g, a) for g, a in zip(frame["game"], frame["agent"])]
+    frame["condition_id"] = [c.id for c in frame["condition"]]
+    return frame
+
+
+def _condition(game: str, agent) -> Condition:
+    checks, turns, komi = GAMES[game]
+    return Condition(game, checks, agent, agent, game_options=(("komi", komi), ("turns", turns)))
+
+
+def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:
+    s = settings(preset, **overrides)
+    conditions = list(dict.fromkeys(points(s)["condition"]))  # a point shared by two figures is played once
+    return Experiment(NAME, tuple(conditions), s["matches"], s["seed"], Path(results_dir))
+
+
+@lru_cache(maxsize=None)
+def _solver(game: str, options: str):
+    from ..games import cashing_checks, make_game
+    return cashing_checks.Solver(make_game(game, GAMES[game][0], **json.loads(options)).spec)
+
+
+def label_optimal(frame: pd.DataFrame) -> pd.Series:
+    """True for matches in which every move of both players was optimal (replayed through the exact solver)."""
+    from ..games import make_game
+    cache: dict[tuple, bool] = {}
+    labels = []
+    for game_name, options, moves in zip(frame["game"], frame["game_options"], frame["moves"]):
+        key = (game_name, options, moves)
+        if key not in cache:
+            solver = _solver(game_name, options)
+            game = make_game(game_name, GAMES[game_name][0], **json.loads(options))
+            state, optimal = game.initial_state(), True
+            for move in map(int, moves.split()):
+                if move not in solver.optimal_moves(state):
+                    optimal = False
+                    break
+                game.module.play(game.spec, state, move)
+            cache[key] = optimal
+        labels.append(cache[key])
+    return pd.Series(labels, index=frame.index, name="optimal_draw")
+
+
+def figure_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
+    """Per point of Figures 1-4: matches, optimal draws (%), Wilson 95% interval, and the paper's value if any."""
+    from statsmodels.stats.proportion import proportion_confint
+    frame = frame.assign(optimal_draw=label_optimal(frame))
+    per_condition = frame.groupby("condition_id")["optimal_draw"].agg(["size", "sum"])
+    table = points(s).drop(columns=["condition", "agent"]).join(per_condition, on="condition_id")
+    table = table.rename(columns={"size": "matches", "sum": "optimal_draws"}).dropna(subset=["matches"])
+    low, high = proportion_confint(table["optimal_draws"], table["matches"], alpha=0.05, method="wilson")
+    table["rate"] = 100 * table["optimal_draws"] / table["matches"]
+    table["ci_low"], table["ci_high"] = 100 * np.asarray(low), 100 * np.asarray(high)
+    paper = pd.read_csv(paths.PAPER_DATA / PAPER_POINTS)
+    return table.merge(paper[["figure", "game", "series", "x", "paper_optimal_draws", "paper_matches"]],
+                       on=["figure", "game", "series", "x"], how="left")
+
+
+def headline(table: pd.DataFrame) -> pd.DataFrame:
+    """The paper's four percentages beside ours, with a Fisher test against the paper's 500 matches."""
+    from scipy.stats import fisher_exact
+    rows = table[table["paper_optimal_draws"].notna()].copy()
+    verdicts, p_values = [], []
+    for r in rows.itertuples():
+        paper = int(round(r.paper_optimal_draws / 100 * r.paper_matches))
+        p = fisher_exact([[r.optimal_draws, r.matches - r.optimal_draws], [paper, r.paper_matches - paper]])[1]
+        p_values.append(p)
+        verdicts.append("consistent" if p >= 0.05 else ("higher" if r.rate > r.paper_optimal_draws else "lower"))
+    rows["p_value"], rows["verdict"] = p_values, verdicts
+    rows["setting"] = [("always RAVE" if r.series == "rave_rate" and r.x == 1 else
+                        "never RAVE" if r.series == "rave_rate" else f"adaptive, margin {r.x:g}")
+                       for r in rows.itertuples()]
+    rows["game"] = rows["game"].map(TITLES)
+    return rows[["game", "setting", "matches", "rate", "ci_low", "ci_high", "paper_optimal_draws", "p_value",
+                 "verdict"]].round(3)
+
+
+def plot_figures(table: pd.DataFrame, *, style: str = "whitegrid", context: str = "paper"):
+    """Figures 1-4 side by side: optimal draws (%) with 95% intervals; the paper's points as diamonds."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+    sns.set_theme(style=style, context=context)
+    fig, axes = plt.subplots(1, 4, figsize=(15, 3.4), sharey=True)
+    specs = [(1, "playouts per move", True), (2, "RAVE equivalence constant k", True),
+             (3, "RAVE usage rate", False), (4, "adaptive margin", False)]
+    for ax, (figure, xlabel, logx) in zip(axes, specs):
+        cells = table[table["figure"] == figure]
+        for i, ((game, series), line) in enumerate(cells.groupby(["game", "series"], sort=False)):
+            line = line.sort_values("x")
+            x = line["x"].replace(0, np.nan if not logx else 1) if logx else line["x"]
+            label = TITLES[game] + (f" ({series.upper()})" if figure == 1 else "")
+            ax.errorbar(x, line["rate"], yerr=[line["rate"] - line["ci_low"], line["ci_high"] - line["rate"]],
+                        marker="o", capsize=2, color=f"C{i}", label=label)
+            paper = line[line["paper_optimal_draws"].notna()]
+            ax.scatter(paper["x"], paper["paper_optimal_draws"], marker="D", s=40, facecolors="none",
+                       edgecolors=f"C{i}", zorder=3)
+        if logx:
+            ax.set_xscale("symlog" if figure == 2 else "log", **({"linthresh": 10} if figure == 2 else {}))
+        ax.set_title(f"Figure {figure}", fontsize="medium")
+        ax.set_xlabel(xlabel)
+        ax.set_ylim(0, 100)
+        ax.legend(fontsize="x-small")
+    axes[0].set_ylabel("optimal draws (%)")
+    fig.tight_layout()
+    return fig
