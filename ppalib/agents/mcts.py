@@ -39,37 +39,14 @@ import numpy as np
 from numba import njit
 
 from ppalib._rng import random_float
-from ppalib.games._common import (DRAW, H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
+from ppalib.agents._tree import lookup, reward
+from ppalib.games._common import (H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                                   S_NUM_FEATURE_CODES)
 from ppalib.games import breakthrough as game  # <game-import>
 
 PLAYOUT_UNIFORM = 0
 PLAYOUT_PPA = 1
 PLAYOUT_MAST = 2
-
-
-@njit(cache=True)
-def reward(winner, player):
-    """1 for a win of ``player``, 0.5 for a draw, 0 for a loss."""
-    if winner == player:
-        return 1.0
-    if winner == DRAW:
-        return 0.5
-    return 0.0
-
-
-@njit(cache=True)
-def _lookup(table, node_key, h):
-    """Node index of hash ``h``, or ``-1 - slot`` with the free slot where it would go."""
-    mask = table.size - 1
-    i = h & mask
-    while True:
-        entry = table[i]
-        if entry == 0:
-            return -1 - i
-        if node_key[entry - 1] == h:
-            return entry - 1
-        i = (i + 1) & mask
 
 
 @njit(cache=True)
@@ -182,7 +159,7 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
             if n == 0:
                 winner = state[H_WINNER]
                 break
-            found = _lookup(table, node_key, state[H_HASH])
+            found = lookup(table, node_key, state[H_HASH])
             if found < 0:
                 # New entry, then a playout from here (Algorithm 7, else branch).
                 node = nodes

@@ -35,17 +35,9 @@ import numpy as np
 from numba import njit
 
 from ppalib._rng import random_float
-from ppalib.games._common import DRAW, H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES
+from ppalib.agents._tree import lookup, reward
+from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES
 from ppalib.games import breakthrough as game  # <game-import>
-
-
-@njit(cache=True)
-def reward(winner, player):
-    if winner == player:
-        return 1.0
-    if winner == DRAW:
-        return 0.5
-    return 0.0
 
 
 @njit(cache=True)
@@ -75,19 +67,6 @@ def root_prefers_rave(wins, visits, rave_wins, rave_visits, margin):
             elif r < mean - margin:
                 pessimistic += visits[i]
     return optimistic > pessimistic
-
-
-@njit(cache=True)
-def _lookup(table, node_key, h):
-    mask = table.size - 1
-    i = h & mask
-    while True:
-        entry = table[i]
-        if entry == 0:
-            return -1 - i
-        if node_key[entry - 1] == h:
-            return entry - 1
-        i = (i + 1) & mask
 
 
 @njit(cache=True)
@@ -144,7 +123,7 @@ def search(spec, root, rng, playouts, c, k_rave, rave_rate, adaptive, margin, ro
             n = game.legal_moves(spec, state, moves)
             if n == 0:
                 break
-            found = _lookup(table, node_key, state[H_HASH])
+            found = lookup(table, node_key, state[H_HASH])
             if found < 0:
                 node = nodes
                 nodes += 1

@@ -15,6 +15,8 @@ deterministic order, so search statistics can be indexed by a move's position in
 """
 from numba import njit
 
+from .._rng import random_index
+
 # ---- state header -------------------------------------------------------------------------------------
 H_TO_MOVE = 0   # player to move, 0 or 1
 H_PLY = 1       # plies played since the start
@@ -58,3 +60,12 @@ def finish(spec, state, normal_winner):
     if (spec[S_VARIANT] & VARIANT_MISERE) != 0 and w != DRAW:
         w = 1 - w
     state[H_WINNER] = w
+
+
+@njit(cache=True)
+def uniform_pick(rng, out, count):
+    """A uniformly random entry of ``out[:count]``, or -1 when ``count`` is 0: the ``random_move`` of every game
+    that draws from its full move list (``random_move(...) = uniform_pick(rng, out, legal_moves(...))``)."""
+    if count == 0:
+        return -1
+    return out[random_index(rng, count)]

@@ -24,10 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._rng import random_index
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
-                      S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER)
+                      S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, uniform_pick)
 
 VARIANT_STALE = 2
 VARIANT_POSTDATED = 4
@@ -130,10 +129,8 @@ def play(spec, state, move):
 
 @njit(cache=True)
 def random_move(spec, state, rng, out):
-    count = legal_moves(spec, state, out)
-    if count == 0:
-        return -1
-    return out[random_index(rng, count)]
+    """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result)."""
+    return uniform_pick(rng, out, legal_moves(spec, state, out))
 
 
 @njit(cache=True)

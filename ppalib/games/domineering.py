@@ -20,10 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._rng import random_index
 from ._common import (H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
                       S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_VARIANT,
-                      S_ZOBRIST, SPEC_HEADER, finish)
+                      S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
 
 MIN_SIZE = 2
 MAX_SIZE = 19
@@ -133,10 +132,7 @@ def move_code(spec, state, move, features):
 @njit(cache=True)
 def random_move(spec, state, rng, out):
     """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result)."""
-    count = legal_moves(spec, state, out)
-    if count == 0:
-        return -1
-    return out[random_index(rng, count)]
+    return uniform_pick(rng, out, legal_moves(spec, state, out))
 
 
 def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:

@@ -26,6 +26,7 @@ import pandas as pd
 
 from .. import paths
 from ..agents import make_agent
+from . import resolve_settings
 from ..experiments import Condition, Experiment, check_int
 
 NAME = "adaptive_rave2013"
@@ -49,13 +50,7 @@ DEFAULTS = dict(k_rave=700.0, c=0.4, seed=2013)
 
 
 def settings(preset: str = "quick", **overrides) -> dict:
-    if preset not in PRESETS:
-        raise ValueError(f"preset={preset!r} is unknown; known presets: {', '.join(PRESETS)}")
-    result = {**DEFAULTS, **PRESETS[preset]}
-    unknown = set(overrides) - set(result)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: {sorted(result)}")
-    result.update({k: v for k, v in overrides.items() if v is not None})
+    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides)
     grid = result["grid"]
     if not isinstance(grid, dict) or set(grid) != set(FULL_GRID):
         raise ValueError(f"grid must map each of {sorted(FULL_GRID)} to a list of values")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import make_agent
+from . import resolve_settings
 from ..experiments import Condition, Experiment, check_int
 from ..games import PAPER_GAMES
 
@@ -33,13 +34,7 @@ DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015)
 
 def settings(preset: str = "quick", **overrides) -> dict:
     """The preset's parameters with ``overrides`` applied (``None`` values are ignored)."""
-    if preset not in PRESETS:
-        raise ValueError(f"preset={preset!r} is unknown; known presets: {', '.join(PRESETS)}")
-    result = {**DEFAULTS, **PRESETS[preset]}
-    unknown = set(overrides) - set(result)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: {sorted(result)}")
-    result.update({k: v for k, v in overrides.items() if v is not None})
+    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides)
     for key in ("games", "sizes", "playouts"):
         if isinstance(result[key], (str, int)):
             result[key] = [result[key]]

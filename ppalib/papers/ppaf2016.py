@@ -25,6 +25,7 @@ import pandas as pd
 
 from .. import paths
 from ..agents import make_agent
+from . import resolve_settings
 from ..experiments import Condition, Experiment, check_int
 
 NAME = "ppaf2016"
@@ -51,13 +52,7 @@ def paper_cells() -> pd.DataFrame:
 
 def settings(preset: str = "quick", **overrides) -> dict:
     """The preset's parameters with ``overrides`` applied (``None`` values are ignored)."""
-    if preset not in PRESETS:
-        raise ValueError(f"preset={preset!r} is unknown; known presets: {', '.join(PRESETS)}")
-    result = {**DEFAULTS, **PRESETS[preset]}
-    unknown = set(overrides) - set(result)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: {sorted(result)}")
-    result.update({k: v for k, v in overrides.items() if v is not None})
+    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides)
     tables = [result["tables"]] if isinstance(result["tables"], int) else list(result["tables"])
     if not tables:
         raise ValueError("tables is empty: give at least one of 1..10")

@@ -1,0 +1,31 @@
+"""Pieces shared by the tree-search kernels (``mcts.py``, ``rave.py``); independent of the game."""
+from numba import njit
+
+from ppalib.games._common import DRAW
+
+
+@njit(cache=True)
+def reward(winner, player):
+    """1 for a win of ``player``, 0.5 for a draw, 0 for a loss."""
+    if winner == player:
+        return 1.0
+    if winner == DRAW:
+        return 0.5
+    return 0.0
+
+
+@njit(cache=True)
+def lookup(table, node_key, h):
+    """Transposition table (open addressing): node index of hash ``h``, or ``-1 - slot`` with its free slot.
+
+    ``table`` holds node index + 1 (0 = empty), its size a power of two; ``node_key`` the nodes' hashes.
+    """
+    mask = table.size - 1
+    i = h & mask
+    while True:
+        entry = table[i]
+        if entry == 0:
+            return -1 - i
+        if node_key[entry - 1] == h:
+            return entry - 1
+        i = (i + 1) & mask
