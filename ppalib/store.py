@@ -195,6 +195,7 @@ class ResultsStore:
                 pq.write_table(table, handle)
                 handle.flush()
                 os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are data to share
             os.replace(tmp, self.directory / name)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

@@ -113,7 +113,8 @@ def plot_table1(long, *, style: str = "whitegrid", context: str = "paper"):
         ax.set_xlabel("PPA win rate vs UCT (%)")
     axes[0][0].set_yticks(range(len(games)), [TITLES[g] for g in games])
     axes[0][0].invert_yaxis()
-    axes[0][-1].legend(loc="lower right", fontsize="small", frameon=True)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize="small", bbox_to_anchor=(0.5, -0.06))
     fig.tight_layout()
     return fig
 
