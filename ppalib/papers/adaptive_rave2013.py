@@ -168,7 +168,7 @@ def plot_figures(table: pd.DataFrame, *, style: str = "whitegrid", context: str 
         cells = table[table["figure"] == figure]
         for i, ((game, series), line) in enumerate(cells.groupby(["game", "series"], sort=False)):
             line = line.sort_values("x")
-            x = line["x"].replace(0, np.nan if not logx else 1) if logx else line["x"]
+            x = line["x"]  # Figure 2's symlog axis shows k = 0 at 0; Figure 1 has no zero
             label = TITLES[game] + (f" ({series.upper()})" if figure == 1 else "")
             ax.errorbar(x, line["rate"], yerr=[line["rate"] - line["ci_low"], line["ci_high"] - line["rate"]],
                         marker="o", capsize=2, color=f"C{i}", label=label)
