@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Protocol
@@ -26,7 +26,7 @@ import pandas as pd
 from . import CODE_VERSION
 from ._rng import make_rng
 from .agents import AgentConfig, make_agent, mcts_kernel, search
-from .games import check_game_name, make_game
+from .games import make_game
 from .games._common import H_TO_MOVE, H_WINNER
 from .store import ResultsStore, check_writable
 

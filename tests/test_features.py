@@ -1,6 +1,4 @@
 """PPAF/MASTF move codes (seed 000, section 3) on hand-made positions."""
-import numpy as np
-
 from ppalib.games import make_game
 from ppalib.games._common import H_BOARD, H_HASH, H_TO_MOVE
 

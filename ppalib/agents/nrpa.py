@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from ppalib._rng import random_float
-from ppalib.games._common import S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES
+from ppalib.games._common import S_MAX_MOVES, S_MAX_PLIES
 from ppalib.games import weak_schur as game  # <game-import>
 
 

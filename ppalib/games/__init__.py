@@ -19,7 +19,6 @@ Agents are written once against this interface and specialised per module by ``p
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from types import ModuleType
 

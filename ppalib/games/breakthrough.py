@@ -29,9 +29,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
+from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
                       S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE,
-                      S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, VARIANT_MISERE, finish, uniform_pick)
+                      S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
 
 VARIANT_KNIGHT = 2
 MIN_SIZE = 4
