@@ -1,4 +1,5 @@
 """Pieces shared by the tree-search kernels (``mcts.py``, ``rave.py``); independent of the game."""
+import numpy as np
 from numba import njit
 
 from ppalib.games._common import DRAW
@@ -29,3 +30,14 @@ def lookup(table, node_key, h):
         if node_key[entry - 1] == h:
             return entry - 1
         i = (i + 1) & mask
+
+
+@njit(cache=True)
+def new_table(capacity):
+    """An empty transposition table for ``capacity`` nodes: (table, node_key, node_player, node_total, node_n,
+    node_off), the table sized to the power of two at least twice the capacity (load factor <= 1/2)."""
+    size = 1
+    while size < 2 * capacity:
+        size *= 2
+    return (np.zeros(size, dtype=np.int64), np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64),
+            np.empty(capacity, dtype=np.float64), np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64))

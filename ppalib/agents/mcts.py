@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from ppalib._rng import random_float
-from ppalib.agents._tree import lookup, reward
+from ppalib.agents._tree import lookup, new_table, reward
 from ppalib.games._common import (H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                                   S_NUM_FEATURE_CODES)
 from ppalib.games import breakthrough as game  # <game-import>
@@ -109,15 +109,7 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
     ncodes = spec[S_NUM_FEATURE_CODES] if features else spec[S_NUM_CODES]
     max_seq = spec[S_MAX_PLIES] + 1
     capacity = playouts + 1
-    tsize = 1
-    while tsize < 2 * capacity:
-        tsize *= 2
-    table = np.zeros(tsize, dtype=np.int64)
-    node_key = np.empty(capacity, dtype=np.int64)
-    node_player = np.empty(capacity, dtype=np.int64)
-    node_total = np.empty(capacity, dtype=np.float64)
-    node_n = np.empty(capacity, dtype=np.int64)
-    node_off = np.empty(capacity, dtype=np.int64)
+    table, node_key, node_player, node_total, node_n, node_off = new_table(capacity)
     pool_size = min(capacity * max_moves, capacity * 16 + max_moves)
     pool_move = np.empty(pool_size, dtype=np.int64)
     pool_wins = np.empty(pool_size, dtype=np.float64)
