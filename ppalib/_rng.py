@@ -59,3 +59,19 @@ def random_index(rng, n):
     """Uniform integer in [0, n) for 1 <= n < 2**53 (bias below 2**-40 for any board here)."""
     i = np.int64(random_float(rng) * n)
     return i if i < n else n - 1
+
+
+@njit(cache=True)
+def weighted_index(rng, weights, n):
+    """An index in [0, n) drawn with probability proportional to ``weights[:n]`` (Gibbs sampling); the total is
+    summed in index order and the last index is the fallback when rounding leaves the draw past the sum."""
+    z = 0.0
+    for j in range(n):
+        z += weights[j]
+    r = random_float(rng) * z
+    acc = 0.0
+    for j in range(n):
+        acc += weights[j]
+        if r < acc:
+            return j
+    return n - 1

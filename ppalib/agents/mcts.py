@@ -38,7 +38,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ppalib._rng import random_float
+from ppalib._rng import weighted_index
 from ppalib.agents._tree import lookup, new_table, reward
 from ppalib.games._common import (H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                                   S_NUM_FEATURE_CODES)
@@ -191,7 +191,6 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                     n = 0
                 while n > 0:  # Gibbs playout (PPA, MAST): the full list is needed for z
                     base = seq_off[nseq]
-                    z = 0.0
                     top = -np.inf
                     for j in range(n):
                         code = game.move_code(spec, state, moves[j], features)
@@ -201,16 +200,7 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                     if shifted:  # exp(k * (mean - max)): the same distribution, without overflow
                         for j in range(n):
                             gibbs[j] = math.exp(k * (policy[seq_codes[base + j]] - top))
-                    for j in range(n):
-                        z += gibbs[j]
-                    r = random_float(rng) * z
-                    choice = n - 1
-                    acc = 0.0
-                    for j in range(n):
-                        acc += gibbs[j]
-                        if r < acc:
-                            choice = j
-                            break
+                    choice = weighted_index(rng, gibbs, n)
                     seq_player[nseq] = state[H_TO_MOVE]
                     seq_chosen[nseq] = seq_codes[base + choice]
                     seq_off[nseq + 1] = base + n

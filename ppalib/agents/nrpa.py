@@ -16,7 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ppalib._rng import random_float
+from ppalib._rng import weighted_index
 from ppalib.games._common import S_MAX_MOVES, S_MAX_PLIES
 from ppalib.games import weak_schur as game  # <game-import>
 
@@ -30,18 +30,9 @@ def playout(spec, root, policy, rng, sequence):
     length = 0
     n = game.legal_moves(spec, state, moves)
     while n > 0:
-        z = 0.0
         for j in range(n):
             weights[j] = math.exp(policy[game.move_code(spec, state, moves[j], False)])
-            z += weights[j]
-        r = random_float(rng) * z
-        choice = n - 1
-        acc = 0.0
-        for j in range(n):
-            acc += weights[j]
-            if r < acc:
-                choice = j
-                break
+        choice = weighted_index(rng, weights, n)
         sequence[length] = moves[choice]
         length += 1
         game.play(spec, state, moves[choice])
