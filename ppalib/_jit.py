@@ -29,7 +29,7 @@ import numba
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 # Files whose code numba compiles: every kernel depends on these, so their hash keys the cache.
-_JIT_SOURCES = sorted([PACKAGE_DIR / "_rng.py", *(PACKAGE_DIR / "games").glob("*.py"),
+_JIT_SOURCES = sorted([PACKAGE_DIR / "_rng.py", PACKAGE_DIR / "_noalloc.py", *(PACKAGE_DIR / "games").glob("*.py"),
                        *(PACKAGE_DIR / "agents").glob("*.py")])
 
 

@@ -8,7 +8,7 @@ independently of numba's global ``np.random`` state.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ._noalloc import noalloc_jit
 
 _INV_2_53 = 1.0 / 9007199254740992.0
 
@@ -21,12 +21,12 @@ def make_rng(*entropy: int) -> np.ndarray:
     return words
 
 
-@njit(cache=True)
+@noalloc_jit
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@noalloc_jit
 def next_u64(rng):
     """Advance ``rng`` in place and return the next 64-bit output."""
     s0 = rng[0]
@@ -48,20 +48,20 @@ def next_u64(rng):
     return result
 
 
-@njit(cache=True)
+@noalloc_jit
 def random_float(rng):
     """Uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(rng) >> np.uint64(11)) * _INV_2_53
 
 
-@njit(cache=True)
+@noalloc_jit
 def random_index(rng, n):
     """Uniform integer in [0, n) for 1 <= n < 2**53 (bias below 2**-40 for any board here)."""
     i = np.int64(random_float(rng) * n)
     return i if i < n else n - 1
 
 
-@njit(cache=True)
+@noalloc_jit
 def weighted_index(rng, weights, n):
     """An index in [0, n) drawn with probability proportional to ``weights[:n]`` (Gibbs sampling); the total is
     summed in index order and the last index is the fallback when rounding leaves the draw past the sum."""

@@ -1,13 +1,12 @@
 """PPAF/MASTF move codes (seed 000, section 3) on hand-made positions."""
 from ppalib.games import make_game
-from ppalib.games._common import H_BOARD, H_HASH, H_TO_MOVE
+from ppalib.games._common import H_BOARD, H_TO_MOVE
 
 
 def _set(game, state, cells):
     for cell, value in cells.items():
         state[H_BOARD + cell] = value
-    state[H_HASH] = game.module.hash_from_scratch(game.spec, state)
-    return state
+    return game.refresh(state)
 
 
 def test_breakthrough_feature_is_the_capture_bit():

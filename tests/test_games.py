@@ -138,13 +138,15 @@ def test_atarigo_first_capture_wins_and_nogo_forbids_it():
             assert 5 not in legal  # capturing is illegal in Nogo
 
 
-@pytest.mark.parametrize("name", ["go", "nogo", "atarigo", "breakthrough", "domineering"])
-def test_random_move_is_uniform_over_exactly_the_legal_moves(name):
-    """Chi-square goodness of fit of 30,000 draws against the uniform law on legal_moves, mid-game."""
+@pytest.mark.parametrize("name,size", [("go", 6), ("nogo", 6), ("atarigo", 6), ("breakthrough", 6),
+                                       ("breakthrough", 9), ("knightthrough", 6), ("domineering", 6)])
+def test_random_move_is_uniform_over_exactly_the_legal_moves(name, size):
+    """Chi-square goodness of fit of 30,000 draws against the uniform law on legal_moves, mid-game
+    (Breakthrough 9x9 exercises the cell-by-cell engine, 6x6 the bitboard one)."""
     from scipy.stats import chisquare
 
     from ppalib._rng import make_rng
-    game = make_game(name, 6)
+    game = make_game(name, size)
     state = list(_random_game(game, list(range(3, 60, 7))))[8]  # the position after 8 plies
     legal = game.legal_moves(state)
     assert legal.size > 5
@@ -160,3 +162,25 @@ def test_random_move_reports_the_end_of_the_game():
     state = list(_random_game(game, [0] * 100))[-1]
     from ppalib._rng import make_rng
     assert game.module.random_move(game.spec, state, make_rng(0), np.empty(game.max_moves, dtype=np.int64)) == -1
+
+
+@pytest.mark.parametrize("name", ["breakthrough", "misere_breakthrough", "knightthrough"])
+@pytest.mark.parametrize("size", [4, 5, 8])
+def test_breakthrough_bitboards_match_the_board_and_the_cell_by_cell_engine(name, size):
+    """At <= 64 cells the Breakthrough family generates moves from bitboards: after every move of random games
+    the bitboards equal the board, and the move list equals the cell-by-cell engine's (used above 64 cells)."""
+    from ppalib.games._common import H_BOARD
+    game = make_game(name, size)
+    module, cells = game.module, size * size
+    rng = np.random.default_rng(size)
+    out = np.empty(game.max_moves, dtype=np.int64)
+    for _ in range(20):
+        for state in _random_game(game, rng.integers(0, 1000, size=200).tolist()):
+            board = state[H_BOARD:H_BOARD + cells]
+            for player in (0, 1):
+                bits = int(np.uint64(state[H_BOARD + cells + player].astype(np.uint64)))
+                assert bits == sum(1 << c for c in range(cells) if board[c] == player + 1)
+            if game.is_over(state):
+                break
+            scanned = out[:module._legal_moves_scan(game.spec, state.copy(), out)].tolist()
+            assert game.legal_moves(state).tolist() == scanned

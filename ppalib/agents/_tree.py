@@ -2,10 +2,12 @@
 import numpy as np
 from numba import njit
 
+from ppalib._noalloc import noalloc_jit
+
 from ppalib.games._common import DRAW
 
 
-@njit(cache=True)
+@noalloc_jit
 def reward(winner, player):
     """1 for a win of ``player``, 0.5 for a draw, 0 for a loss."""
     if winner == player:
@@ -15,7 +17,7 @@ def reward(winner, player):
     return 0.0
 
 
-@njit(cache=True)
+@noalloc_jit
 def lookup(table, node_key, h):
     """Transposition table (open addressing): node index of hash ``h``, or ``-1 - slot`` with its free slot.
 

@@ -38,6 +38,8 @@ import math
 import numpy as np
 from numba import njit
 
+from ppalib._noalloc import noalloc_jit
+
 from ppalib._rng import weighted_index
 from ppalib.agents._tree import lookup, new_table, reward
 from ppalib.games._common import (H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
@@ -49,7 +51,7 @@ PLAYOUT_PPA = 1
 PLAYOUT_MAST = 2
 
 
-@njit(cache=True)
+@noalloc_jit
 def ppa_adapt(policy, weight, new_policy, mark, touched, stamp, alpha, k,
               seq_player, seq_chosen, seq_off, seq_codes, nseq, winner):
     """Algorithm 4 over a recorded sequence; updates ``policy`` and ``weight = exp(k policy)`` in place.
@@ -83,7 +85,7 @@ def ppa_adapt(policy, weight, new_policy, mark, touched, stamp, alpha, k,
         weight[code] = math.exp(k * policy[code])
 
 
-@njit(cache=True)
+@noalloc_jit
 def mast_adapt(policy, weight, wins, games, k, seq_player, seq_chosen, nseq, winner):
     """Algorithm 5 over a recorded sequence; updates ``policy`` (mean result per code) and ``weight``."""
     for s in range(nseq):
@@ -147,12 +149,14 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
         nseq = 0
         winner = -1
         while True:
-            n = game.legal_moves(spec, state, moves)
-            if n == 0:
-                winner = state[H_WINNER]
-                break
+            # Entries are made only at positions with legal moves, so an entry's position is not over and its
+            # move list is in the pool: the list is generated only where no entry exists.
             found = lookup(table, node_key, state[H_HASH])
             if found < 0:
+                n = game.legal_moves(spec, state, moves)
+                if n == 0:
+                    winner = state[H_WINNER]
+                    break
                 # New entry, then a playout from here (Algorithm 7, else branch).
                 node = nodes
                 nodes += 1
@@ -227,11 +231,11 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                     best = i
             if learn:
                 base = seq_off[nseq]
-                for j in range(n):
-                    seq_codes[base + j] = game.move_code(spec, state, moves[j], features)
+                for j in range(count):
+                    seq_codes[base + j] = game.move_code(spec, state, pool_move[off + j], features)
                 seq_player[nseq] = state[H_TO_MOVE]
                 seq_chosen[nseq] = seq_codes[base + best]
-                seq_off[nseq + 1] = base + n
+                seq_off[nseq + 1] = base + count
                 nseq += 1
             path_node[depth] = node
             path_move[depth] = best

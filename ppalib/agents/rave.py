@@ -34,13 +34,15 @@ import math
 import numpy as np
 from numba import njit
 
+from ppalib._noalloc import noalloc_jit
+
 from ppalib._rng import random_float
 from ppalib.agents._tree import lookup, new_table, reward
 from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES
 from ppalib.games import breakthrough as game  # <game-import>
 
 
-@njit(cache=True)
+@noalloc_jit
 def move_score(mean_wins, visits, rave_wins, rave_visits, total, c, k_rave, use_rave):
     """The score of one move (see the module docstring); all counts for the entry's player to move."""
     if visits == 0.0:
@@ -53,7 +55,7 @@ def move_score(mean_wins, visits, rave_wins, rave_visits, total, c, k_rave, use_
     return u
 
 
-@njit(cache=True)
+@noalloc_jit
 def root_prefers_rave(wins, visits, rave_wins, rave_visits, margin):
     """Section 7's rule at the root: playouts of optimistic moves outnumber those of pessimistic ones."""
     optimistic = 0.0

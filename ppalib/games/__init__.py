@@ -140,6 +140,15 @@ class Game:
     def ply(state: np.ndarray) -> int:
         return int(state[H_PLY])
 
+    def refresh(self, state: np.ndarray) -> np.ndarray:
+        """Recompute, in place, what ``state`` derives from its board after cells were written by hand (tests,
+        diagrams): the hash, and the game's own derived data (``module.refresh`` where the game has one)."""
+        if hasattr(self.module, "refresh"):
+            self.module.refresh(self.spec, state)
+        else:
+            state[H_HASH] = self.module.hash_from_scratch(self.spec, state)
+        return state
+
     def move_code(self, state: np.ndarray, move: int, features: bool = False) -> int:
         return int(self.module.move_code(self.spec, state, int(move), bool(features)))
 

@@ -13,7 +13,7 @@ Players are 0 (moves first) and 1.  ``state[H_WINNER]`` is ``ONGOING`` (-1), 0, 
 Moves are small non-negative integers, unique within a position; ``legal_moves`` lists them in a
 deterministic order, so search statistics can be indexed by a move's position in that list.
 """
-from numba import njit
+from .._noalloc import noalloc_jit
 
 from .._rng import random_index
 
@@ -48,7 +48,7 @@ SPEC_HEADER = 16
 VARIANT_MISERE = 1     # the result of every terminal position is inverted (winner <-> loser)
 
 
-@njit(cache=True)
+@noalloc_jit
 def finish(spec, state, normal_winner):
     """Record the end of the game; ``normal_winner`` is the winner under the normal (non-misere) rules.
 
@@ -62,7 +62,7 @@ def finish(spec, state, normal_winner):
     state[H_WINNER] = w
 
 
-@njit(cache=True)
+@noalloc_jit
 def uniform_pick(rng, out, count):
     """A uniformly random entry of ``out[:count]``, or -1 when ``count`` is 0: the ``random_move`` of every game
     that draws from its full move list (``random_move(...) = uniform_pick(rng, out, legal_moves(...))``)."""

@@ -23,21 +23,45 @@ forward sense f (+1 or -1): pawns 0 = (f, -1), 1 = (f, 0), 2 = (f, +1); knights 
 Move codes (PPA/MAST): ``player * 4 n^2 + move``, i.e. from-square and direction with an offset for the second
 player, as in the PPA author's code.  Feature codes (PPAF/MASTF, seed 000 section 3: "distinguish between
 capture moves and moves that do not capture"): ``2 * code + capture``.
+
+Engine: on boards of at most 64 cells (the papers' 5x5 and 8x8) the state also holds one 64-bit bitboard per
+player (bit ``cell``), and move generation works on whole boards at once: for each direction d, the pieces
+that can move in d are ``back(forward(own & mask_d) & ~own)`` (pawns going straight also ``& ~enemy``), where
+forward/back are shifts by the direction's cell offset and ``mask_d`` the cells whose d-target is on the board.
+``legal_moves`` walks the union of those sets by increasing cell, which is increasing move number, and
+``random_move`` draws a uniform index over the set sizes and selects that bit, without listing the moves.
+Larger boards use the same rules cell by cell (``_legal_moves_scan``); tests check that both agree.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from .._noalloc import noalloc_jit
+
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
                       S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE,
                       S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
+from .._rng import random_index
 
 VARIANT_KNIGHT = 2
 MIN_SIZE = 4
 MAX_SIZE = 19
 
 EMPTY = 0  # board cells hold 0 (empty), 1 (player 0) or 2 (player 1)
+BITBOARD_MAX_CELLS = 64
+
+# Spec table layout, from spec[S_TABLES]: 4 directions x (drow, dcol) for player 0; then per player and
+# direction (cell offset, source mask); then the bitboard flag.
+T_STEPS = 8
+T_BITBOARD = T_STEPS + 16
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
 
 
 def make_spec(size: int, variant: int) -> np.ndarray:
@@ -49,7 +73,7 @@ def make_spec(size: int, variant: int) -> np.ndarray:
         dirs = [(1, -2), (1, 2), (2, -1), (2, 1)]
     else:
         dirs = [(1, -1), (1, 0), (1, 1), (0, 0)]  # the fourth pawn direction is unused
-    spec = np.zeros(SPEC_HEADER + zob.size + 8, dtype=np.int64)
+    spec = np.zeros(SPEC_HEADER + zob.size + T_BITBOARD + 1, dtype=np.int64)
     spec[S_SIZE] = size
     spec[S_VARIANT] = variant
     spec[S_CELLS] = cells
@@ -57,50 +81,39 @@ def make_spec(size: int, variant: int) -> np.ndarray:
     spec[S_MAX_MOVES] = cells * ndirs     # safe bound: every cell a piece with every direction
     spec[S_NUM_CODES] = 2 * cells * 4
     spec[S_NUM_FEATURE_CODES] = 2 * 2 * cells * 4
-    spec[S_STATE_LEN] = H_BOARD + cells
+    bitboard = cells <= BITBOARD_MAX_CELLS
+    spec[S_STATE_LEN] = H_BOARD + cells + (2 if bitboard else 0)  # the board, then the two bitboards
     # Every move advances a piece, so a piece makes at most n-1 moves (knights: fewer); 4 n pieces in all.
     spec[S_MAX_PLIES] = 4 * size * (size - 1) + 1
     spec[S_ZOBRIST] = SPEC_HEADER
     spec[SPEC_HEADER:SPEC_HEADER + zob.size] = zob
     spec[S_SIDE_KEY] = zob[3 * cells]
     spec[S_TABLES] = SPEC_HEADER + zob.size
+    t = spec[S_TABLES]
     for d, (dr, dc) in enumerate(dirs):
-        spec[spec[S_TABLES] + 2 * d] = dr
-        spec[spec[S_TABLES] + 2 * d + 1] = dc
+        spec[t + 2 * d] = dr
+        spec[t + 2 * d + 1] = dc
+    for player in (0, 1):
+        forward = 1 if player == 0 else -1
+        for d, (dr, dc) in enumerate(dirs):
+            mask = 0
+            for cell in range(cells):
+                r, c = divmod(cell, size)
+                if d < ndirs and 0 <= r + forward * dr < size and 0 <= c + dc < size:
+                    mask |= 1 << cell
+            slot = t + T_STEPS + 2 * (4 * player + d)
+            spec[slot] = forward * dr * size + dc
+            spec[slot + 1] = np.uint64(mask).astype(np.int64) if bitboard else 0
+    spec[t + T_BITBOARD] = 1 if bitboard else 0
     return spec
 
 
-@njit(cache=True)
+@noalloc_jit
 def _zkey(spec, cell, piece):
     return spec[spec[S_ZOBRIST] + 3 * cell + piece]
 
 
-@njit(cache=True)
-def init_state(spec):
-    """Return the start position."""
-    n = spec[S_SIZE]
-    state = np.zeros(spec[S_STATE_LEN], dtype=np.int64)
-    state[H_WINNER] = ONGOING
-    state[H_KO] = -1
-    h = np.int64(0)
-    for r in range(n):
-        for c in range(n):
-            piece = 0
-            if r < 2:
-                piece = 1
-            elif r >= n - 2:
-                piece = 2
-            if piece != 0:
-                cell = r * n + c
-                state[H_BOARD + cell] = piece
-                h ^= _zkey(spec, cell, piece)
-    state[H_COUNT0] = 2 * n
-    state[H_COUNT0 + 1] = 2 * n
-    state[H_HASH] = h
-    return state
-
-
-@njit(cache=True)
+@noalloc_jit
 def _target(spec, player, cell, d):
     """Destination cell of direction ``d`` from ``cell`` for ``player``, or -1 when off the board."""
     n = spec[S_SIZE]
@@ -117,6 +130,91 @@ def _target(spec, player, cell, d):
 
 
 @njit(cache=True)
+def init_state(spec):
+    """Return the start position."""
+    n = spec[S_SIZE]
+    state = np.zeros(spec[S_STATE_LEN], dtype=np.int64)
+    state[H_WINNER] = ONGOING
+    state[H_KO] = -1
+    for cell in range(n * n):
+        r = cell // n
+        if r < 2:
+            state[H_BOARD + cell] = 1
+        elif r >= n - 2:
+            state[H_BOARD + cell] = 2
+    refresh(spec, state)
+    return state
+
+
+@noalloc_jit
+def refresh(spec, state):
+    """Recompute what the state derives from its board (piece counts, bitboards, hash), after writing cells
+    by hand (tests, diagrams).  Player to move and result are left as they are."""
+    n = spec[S_SIZE]
+    cells = n * n
+    bitboard = spec[spec[S_TABLES] + T_BITBOARD] != 0
+    if bitboard:
+        state[H_BOARD + cells] = 0
+        state[H_BOARD + cells + 1] = 0
+    state[H_COUNT0] = 0
+    state[H_COUNT0 + 1] = 0
+    h = np.int64(0)
+    for cell in range(cells):
+        piece = state[H_BOARD + cell]
+        if piece != EMPTY:
+            state[H_COUNT0 + piece - 1] += 1
+            h ^= _zkey(spec, cell, piece)
+            if bitboard:
+                slot = H_BOARD + cells + piece - 1
+                state[slot] = np.int64(np.uint64(state[slot]) | (_ONE << np.uint64(cell)))
+    if state[H_TO_MOVE] == 1:
+        h ^= spec[S_SIDE_KEY]
+    state[H_HASH] = h
+
+
+@noalloc_jit
+def _popcount(x):
+    """Set bits of the uint64 ``x`` (LLVM compiles this to one popcnt instruction)."""
+    x = x - ((x >> _ONE) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
+
+
+@noalloc_jit
+def _lowest_cell(x):
+    """Index of the lowest set bit of the non-zero uint64 ``x``."""
+    return _popcount((x & (~x + _ONE)) - _ONE)
+
+
+@noalloc_jit
+def _movers(spec, state, player):
+    """Bitboards (one per direction 0-3) of ``player``'s pieces that can move in that direction (bitboard engine).
+
+    A piece on bit s moves by ``step`` onto bit s + step, so it can move when bit s of ``blocked >> step`` is
+    clear; the direction's source mask keeps only pieces whose target is on the board.
+    """
+    cells = spec[S_CELLS]
+    own = np.uint64(state[H_BOARD + cells + player])
+    both = own | np.uint64(state[H_BOARD + cells + 1 - player])
+    slot = spec[S_TABLES] + T_STEPS + 8 * player
+    knight = (spec[S_VARIANT] & VARIANT_KNIGHT) != 0
+    m0 = own & np.uint64(spec[slot + 1]) & ~_shift(own, spec[slot])
+    m1 = own & np.uint64(spec[slot + 3]) & ~_shift(own if knight else both, spec[slot + 2])  # pawns: no capture
+    m2 = own & np.uint64(spec[slot + 5]) & ~_shift(own, spec[slot + 4])
+    m3 = own & np.uint64(spec[slot + 7]) & ~_shift(own, spec[slot + 6]) if knight else _ZERO
+    return m0, m1, m2, m3
+
+
+@noalloc_jit
+def _shift(bits, step):
+    """``bits`` moved back by ``step`` cells: bit s of the result is bit s + step of ``bits``."""
+    if step > 0:
+        return bits >> np.uint64(step)
+    return bits << np.uint64(-step)
+
+
+@noalloc_jit
 def legal_moves(spec, state, out):
     """Write the legal moves into ``out`` (length >= spec[S_MAX_MOVES]) and return their number.
 
@@ -124,6 +222,41 @@ def legal_moves(spec, state, out):
     """
     if state[H_WINNER] != ONGOING:
         return 0
+    if spec[spec[S_TABLES] + T_BITBOARD]:
+        return _legal_moves_bitboard(spec, state, out)
+    return _legal_moves_scan(spec, state, out)
+
+
+@noalloc_jit
+def _legal_moves_bitboard(spec, state, out):
+    player = state[H_TO_MOVE]
+    m0, m1, m2, m3 = _movers(spec, state, player)
+    rest = m0 | m1 | m2 | m3
+    count = 0
+    while rest != _ZERO:
+        low = rest & (~rest + _ONE)
+        move = 4 * _lowest_cell(low)
+        if m0 & low:
+            out[count] = move
+            count += 1
+        if m1 & low:
+            out[count] = move + 1
+            count += 1
+        if m2 & low:
+            out[count] = move + 2
+            count += 1
+        if m3 & low:
+            out[count] = move + 3
+            count += 1
+        rest ^= low
+    if count == 0:
+        finish(spec, state, 1 - player)
+    return count
+
+
+@noalloc_jit
+def _legal_moves_scan(spec, state, out):
+    """``legal_moves`` cell by cell, for boards too large for one bitboard."""
     n = spec[S_SIZE]
     player = state[H_TO_MOVE]
     own = player + 1
@@ -154,14 +287,16 @@ def legal_moves(spec, state, out):
     return count
 
 
-@njit(cache=True)
+@noalloc_jit
 def play(spec, state, move):
     """Play the legal ``move`` for the side to move, in place."""
     n = spec[S_SIZE]
+    cells = spec[S_CELLS]
+    t = spec[S_TABLES]
     player = state[H_TO_MOVE]
     own = player + 1
     cell = move >> 2
-    to = _target(spec, player, cell, move & 3)
+    to = cell + spec[t + T_STEPS + 2 * (4 * player + (move & 3))]  # a legal move stays on the board
     occupant = state[H_BOARD + to]
     h = state[H_HASH] ^ _zkey(spec, cell, own) ^ _zkey(spec, to, own)
     if occupant != EMPTY:
@@ -169,30 +304,64 @@ def play(spec, state, move):
         state[H_COUNT0 + 1 - player] -= 1
     state[H_BOARD + cell] = EMPTY
     state[H_BOARD + to] = own
+    if spec[t + T_BITBOARD]:
+        to_bit = _ONE << np.uint64(to)
+        mine = H_BOARD + cells + player
+        state[mine] = np.int64((np.uint64(state[mine]) & ~(_ONE << np.uint64(cell))) | to_bit)
+        if occupant != EMPTY:
+            theirs = H_BOARD + cells + 1 - player
+            state[theirs] = np.int64(np.uint64(state[theirs]) & ~to_bit)
     state[H_HASH] = h ^ spec[S_SIDE_KEY]
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] += 1
-    far_row = n - 1 if player == 0 else 0
-    if to // n == far_row:
+    if (to >= cells - n) if player == 0 else (to < n):  # the far row
         finish(spec, state, player)
 
 
-@njit(cache=True)
+@noalloc_jit
 def move_code(spec, state, move, features):
     """PPA/MAST code of ``move`` for the side to move; with ``features``, the PPAF/MASTF code (capture bit)."""
     player = state[H_TO_MOVE]
     code = player * 4 * spec[S_CELLS] + move
     if not features:
         return code
-    to = _target(spec, player, move >> 2, move & 3)
+    to = (move >> 2) + spec[spec[S_TABLES] + T_STEPS + 2 * (4 * player + (move & 3))]
     capture = 1 if state[H_BOARD + to] != EMPTY else 0
     return 2 * code + capture
 
 
-@njit(cache=True)
+@noalloc_jit
 def random_move(spec, state, rng, out):
-    """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result)."""
-    return uniform_pick(rng, out, legal_moves(spec, state, out))
+    """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result).
+
+    Bitboard engine: a uniform index over the moves of the four direction sets (each set bit one move) picks a
+    set and a bit in it, without listing the moves.  Otherwise a uniform entry of the full list.
+    """
+    if state[H_WINNER] != ONGOING:
+        return -1
+    if not spec[spec[S_TABLES] + T_BITBOARD]:
+        return uniform_pick(rng, out, _legal_moves_scan(spec, state, out))
+    player = state[H_TO_MOVE]
+    m0, m1, m2, m3 = _movers(spec, state, player)
+    c0 = _popcount(m0)
+    c1 = _popcount(m1)
+    c2 = _popcount(m2)
+    total = c0 + c1 + c2 + _popcount(m3)
+    if total == 0:
+        finish(spec, state, 1 - player)
+        return -1
+    i = random_index(rng, total)
+    if i < c0:
+        d, chosen = 0, m0
+    elif i < c0 + c1:
+        d, chosen, i = 1, m1, i - c0
+    elif i < c0 + c1 + c2:
+        d, chosen, i = 2, m2, i - c0 - c1
+    else:
+        d, chosen, i = 3, m3, i - c0 - c1 - c2
+    for _ in range(i):
+        chosen &= chosen - _ONE  # drop the lowest set bit
+    return 4 * _lowest_cell(chosen) + d
 
 
 def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:

@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._noalloc import noalloc_jit
+
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, uniform_pick)
@@ -64,12 +66,12 @@ def make_spec(size: int, variant: int, turns: int = 10, komi: int | None = None)
     return spec
 
 
-@njit(cache=True)
+@noalloc_jit
 def _turns(spec):
     return spec[spec[S_TABLES]]
 
 
-@njit(cache=True)
+@noalloc_jit
 def _sum_key(spec, player, total):
     return spec[spec[S_ZOBRIST] + spec[S_SIZE] + player * (spec[spec[S_TABLES] + 2] + 1) + total]
 
@@ -83,7 +85,7 @@ def init_state(spec):
     return state
 
 
-@njit(cache=True)
+@noalloc_jit
 def check_worth(spec, value, turn):
     """What a check of ``value`` is worth when taken at ``turn`` (1-based) under the variant's rules."""
     n = spec[S_SIZE]
@@ -97,7 +99,7 @@ def check_worth(spec, value, turn):
     return value
 
 
-@njit(cache=True)
+@noalloc_jit
 def legal_moves(spec, state, out):
     if state[H_WINNER] != ONGOING:
         return 0
@@ -109,7 +111,7 @@ def legal_moves(spec, state, out):
     return count
 
 
-@njit(cache=True)
+@noalloc_jit
 def play(spec, state, move):
     player = state[H_TO_MOVE]
     turn = state[H_PLY] + 1
@@ -127,13 +129,13 @@ def play(spec, state, move):
         state[H_WINNER] = 0 if left > right else (1 if right > left else DRAW)
 
 
-@njit(cache=True)
+@noalloc_jit
 def random_move(spec, state, rng, out):
     """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result)."""
     return uniform_pick(rng, out, legal_moves(spec, state, out))
 
 
-@njit(cache=True)
+@noalloc_jit
 def move_code(spec, state, move, features):
     return state[H_TO_MOVE] * spec[S_SIZE] + move
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._noalloc import noalloc_jit
+
 from ._common import (H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
                       S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_VARIANT,
                       S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
@@ -56,7 +58,7 @@ def init_state(spec):
     return state
 
 
-@njit(cache=True)
+@noalloc_jit
 def _second_cell(spec, player, cell):
     """The other cell covered by a domino of ``player`` anchored at ``cell``, or -1 if it leaves the board."""
     n = spec[S_SIZE]
@@ -65,7 +67,7 @@ def _second_cell(spec, player, cell):
     return cell + 1 if cell % n + 1 < n else -1
 
 
-@njit(cache=True)
+@noalloc_jit
 def legal_moves(spec, state, out):
     """Write the legal moves into ``out`` and return their number; 0 exactly when the game is over."""
     if state[H_WINNER] != ONGOING:
@@ -87,7 +89,7 @@ def legal_moves(spec, state, out):
     return count
 
 
-@njit(cache=True)
+@noalloc_jit
 def play(spec, state, move):
     """Place the domino ``move`` for the side to move, in place."""
     player = state[H_TO_MOVE]
@@ -100,7 +102,7 @@ def play(spec, state, move):
     state[H_PLY] += 1
 
 
-@njit(cache=True)
+@noalloc_jit
 def _occupied(spec, state, r, c):
     n = spec[S_SIZE]
     if r < 0 or r >= n or c < 0 or c >= n:
@@ -108,7 +110,7 @@ def _occupied(spec, state, r, c):
     return 1 if state[H_BOARD + r * n + c] != 0 else 0
 
 
-@njit(cache=True)
+@noalloc_jit
 def move_code(spec, state, move, features):
     """PPA/MAST code of ``move`` for the side to move; with ``features``, the PPAF/MASTF code."""
     player = state[H_TO_MOVE]
@@ -129,7 +131,7 @@ def move_code(spec, state, move, features):
     return 64 * code + bits
 
 
-@njit(cache=True)
+@noalloc_jit
 def random_move(spec, state, rng, out):
     """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result)."""
     return uniform_pick(rng, out, legal_moves(spec, state, out))

@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._noalloc import noalloc_jit
+
 from .._rng import random_index
 from ._common import (H_BOARD, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
@@ -74,17 +76,17 @@ def make_spec(size: int, variant: int, komi: float = DEFAULT_KOMI) -> np.ndarray
     return spec
 
 
-@njit(cache=True)
+@noalloc_jit
 def _width(spec):
     return spec[spec[S_TABLES]]
 
 
-@njit(cache=True)
+@noalloc_jit
 def _points(spec):
     return spec[spec[S_TABLES] + 1]
 
 
-@njit(cache=True)
+@noalloc_jit
 def _point(spec, cell):
     n = spec[S_SIZE]
     return (cell // n + 1) * (n + 2) + cell % n + 1
@@ -108,31 +110,31 @@ def init_state(spec):
 # String bookkeeping.  Arrays live in the state after the board, each `points` long, indexed by point:
 # head (string representative), next (circular stone list), and at the head: pseudo-liberty count, sum,
 # sum of squares, and stone count.
-@njit(cache=True)
+@noalloc_jit
 def _add_lib(state, points, h, p):
     state[H_BOARD + 3 * points + h] += 1
     state[H_BOARD + 4 * points + h] += p
     state[H_BOARD + 5 * points + h] += p * p
 
 
-@njit(cache=True)
+@noalloc_jit
 def _remove_lib(state, points, h, p):
     state[H_BOARD + 3 * points + h] -= 1
     state[H_BOARD + 4 * points + h] -= p
     state[H_BOARD + 5 * points + h] -= p * p
 
 
-@njit(cache=True)
+@noalloc_jit
 def _head(state, points, p):
     return state[H_BOARD + points + p]
 
 
-@njit(cache=True)
+@noalloc_jit
 def _libs(state, points, h):
     return state[H_BOARD + 3 * points + h]
 
 
-@njit(cache=True)
+@noalloc_jit
 def _in_atari(state, points, h):
     """True when the string headed by ``h`` has exactly one (distinct) liberty."""
     libs = state[H_BOARD + 3 * points + h]
@@ -140,7 +142,7 @@ def _in_atari(state, points, h):
     return libs > 0 and libs * state[H_BOARD + 5 * points + h] == s * s
 
 
-@njit(cache=True)
+@noalloc_jit
 def _merge(state, points, a, b):
     """Merge the strings headed by ``a`` and ``b``; return the surviving head."""
     if state[H_BOARD + 6 * points + a] < state[H_BOARD + 6 * points + b]:
@@ -159,7 +161,7 @@ def _merge(state, points, a, b):
     return a
 
 
-@njit(cache=True)
+@noalloc_jit
 def _remove_string(spec, state, points, h):
     """Take the string headed by ``h`` off the board, giving its points back as liberties to its neighbours."""
     w = _width(spec)
@@ -182,7 +184,7 @@ def _remove_string(spec, state, points, h):
             break
 
 
-@njit(cache=True)
+@noalloc_jit
 def _place(spec, state, p, color):
     """Put a stone of ``color`` (1 or 2) on point ``p``; return (stones captured, a captured point or -1)."""
     points = _points(spec)
@@ -219,7 +221,7 @@ def _place(spec, state, p, color):
     return captured, last
 
 
-@njit(cache=True)
+@noalloc_jit
 def _is_legal(spec, state, p, color):
     """Legality of a stone of ``color`` on point ``p`` under the variant's rules (eye rule excluded)."""
     if state[H_BOARD + p] != EMPTY or p == state[H_KO]:
@@ -244,7 +246,7 @@ def _is_legal(spec, state, p, color):
     return breathes or captures
 
 
-@njit(cache=True)
+@noalloc_jit
 def _is_own_eye(spec, state, p, color):
     """``p`` is an eye of ``color``: orthogonal neighbours own/edge, diagonals allow one enemy (none at edge)."""
     w = _width(spec)
@@ -263,7 +265,7 @@ def _is_own_eye(spec, state, p, color):
     return enemy == 0 if edge else enemy < 2
 
 
-@njit(cache=True)
+@noalloc_jit
 def legal_moves(spec, state, out):
     """Write the legal moves into ``out`` and return their number; 0 exactly when the game is over.
 
@@ -305,7 +307,7 @@ def legal_moves(spec, state, out):
     return count
 
 
-@njit(cache=True)
+@noalloc_jit
 def random_move(spec, state, rng, out):
     """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result).
 
@@ -330,17 +332,21 @@ def random_move(spec, state, rng, out):
     return out[random_index(rng, count)]
 
 
-@njit(cache=True)
+@noalloc_jit
 def area_score(spec, state):
     """(Black, White) area scores: stones plus one-colour-surrounded empty points, komi not included."""
     n = spec[S_SIZE]
     w = _width(spec)
-    score = np.zeros(2, dtype=np.int64)
+    black = 0
+    white = 0
     for cell in range(n * n):
         p = _point(spec, cell)
         v = state[H_BOARD + p]
-        if v == 1 or v == 2:
-            score[v - 1] += 1
+        if v == 1:
+            black += 1
+            continue
+        if v == 2:
+            white += 1
             continue
         seen = 0
         for q in (p - 1, p + 1, p - w, p + w):
@@ -349,19 +355,21 @@ def area_score(spec, state):
                 seen |= u
             elif u == EMPTY:
                 seen |= 4
-        if seen == 1 or seen == 2:
-            score[seen - 1] += 1
-    return score
+        if seen == 1:
+            black += 1
+        elif seen == 2:
+            white += 1
+    return black, white
 
 
-@njit(cache=True)
+@noalloc_jit
 def _finish_by_score(spec, state):
-    score = area_score(spec, state)
+    black, white = area_score(spec, state)
     komi2 = spec[spec[S_TABLES] + 2]
-    finish(spec, state, 0 if 2 * score[0] > 2 * score[1] + komi2 else 1)
+    finish(spec, state, 0 if 2 * black > 2 * white + komi2 else 1)
 
 
-@njit(cache=True)
+@noalloc_jit
 def play(spec, state, move):
     """Play the legal ``move`` (a cell or PASS = n^2) for the side to move, in place."""
     n = spec[S_SIZE]
@@ -398,7 +406,7 @@ def play(spec, state, move):
             _finish_by_score(spec, state)
 
 
-@njit(cache=True)
+@noalloc_jit
 def move_code(spec, state, move, features):
     """PPA/MAST code of ``move`` for the side to move; with ``features``, the PPAF/MASTF code."""
     n = spec[S_SIZE]

@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._noalloc import noalloc_jit
+
 from ._common import (H_BOARD, H_PLY, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                       S_NUM_FEATURE_CODES, S_SIZE, S_STATE_LEN, SPEC_HEADER)
 
@@ -44,7 +46,7 @@ def init_state(spec):
     return state
 
 
-@njit(cache=True)
+@noalloc_jit
 def _fits(state, integer, part):
     """Whether ``integer`` can join ``part``: no x < y in the part with x + y == integer."""
     for x in range(1, (integer + 1) // 2):
@@ -53,7 +55,7 @@ def _fits(state, integer, part):
     return True
 
 
-@njit(cache=True)
+@noalloc_jit
 def legal_moves(spec, state, out):
     if state[H_WINNER] != ONGOING:
         return 0
@@ -69,19 +71,19 @@ def legal_moves(spec, state, out):
     return count
 
 
-@njit(cache=True)
+@noalloc_jit
 def play(spec, state, move):
     integer = state[H_PLY] + 1
     state[H_BOARD + integer] = move
     state[H_PLY] = integer
 
 
-@njit(cache=True)
+@noalloc_jit
 def move_code(spec, state, move, features):
     return (state[H_PLY] + 1) * spec[S_SIZE] + move
 
 
-@njit(cache=True)
+@noalloc_jit
 def score(spec, state):
     return state[H_PLY]
 
