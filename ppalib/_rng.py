@@ -68,7 +68,14 @@ def weighted_index(rng, weights, n):
     z = 0.0
     for j in range(n):
         z += weights[j]
-    r = random_float(rng) * z
+    return weighted_index_of_total(rng, weights, n, z)
+
+
+@noalloc_jit
+def weighted_index_of_total(rng, weights, n, total):
+    """``weighted_index`` when the caller already summed ``weights[:n]`` in index order into ``total`` (the same
+    draw, one pass fewer)."""
+    r = random_float(rng) * total
     acc = 0.0
     for j in range(n):
         acc += weights[j]

@@ -40,7 +40,7 @@ from numba import njit
 
 from ppalib._noalloc import noalloc_jit
 
-from ppalib._rng import weighted_index
+from ppalib._rng import weighted_index_of_total
 from ppalib.agents._tree import lookup, new_table, reward
 from ppalib.games._common import (H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                                   S_NUM_FEATURE_CODES)
@@ -195,16 +195,23 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                     n = 0
                 while n > 0:  # Gibbs playout (PPA, MAST): the full list is needed for z
                     base = seq_off[nseq]
-                    top = -np.inf
-                    for j in range(n):
-                        code = game.move_code(spec, state, moves[j], features)
-                        seq_codes[base + j] = code
-                        gibbs[j] = weight[code]
-                        top = max(top, policy[code])
+                    z = 0.0  # summed in list order, as weighted_index would
                     if shifted:  # exp(k * (mean - max)): the same distribution, without overflow
+                        top = -np.inf
+                        for j in range(n):
+                            code = game.move_code(spec, state, moves[j], features)
+                            seq_codes[base + j] = code
+                            top = max(top, policy[code])
                         for j in range(n):
                             gibbs[j] = math.exp(k * (policy[seq_codes[base + j]] - top))
-                    choice = weighted_index(rng, gibbs, n)
+                            z += gibbs[j]
+                    else:
+                        for j in range(n):
+                            code = game.move_code(spec, state, moves[j], features)
+                            seq_codes[base + j] = code
+                            gibbs[j] = weight[code]
+                            z += gibbs[j]
+                    choice = weighted_index_of_total(rng, gibbs, n, z)
                     seq_player[nseq] = state[H_TO_MOVE]
                     seq_chosen[nseq] = seq_codes[base + choice]
                     seq_off[nseq + 1] = base + n
