@@ -42,7 +42,7 @@ from ppalib._noalloc import noalloc_jit
 
 from ppalib._rng import weighted_index_of_total
 from ppalib.agents._tree import lookup, new_table, reward
-from ppalib.games._common import (H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
+from ppalib.games._common import (H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                                   S_NUM_FEATURE_CODES)
 from ppalib.games import breakthrough as game  # <game-import>
 
@@ -149,8 +149,12 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
         nseq = 0
         winner = -1
         while True:
-            # Entries are made only at positions with legal moves, so an entry's position is not over and its
-            # move list is in the pool: the list is generated only where no entry exists.
+            # Entries are made only at positions with legal moves and their move lists are in the pool, so the
+            # list is generated only where no entry exists.  A position ended by its last move (play() set the
+            # winner, e.g. at Go's ply cap) can share its hash with an entry made earlier, hence this test first.
+            if state[H_WINNER] != ONGOING:
+                winner = state[H_WINNER]
+                break
             found = lookup(table, node_key, state[H_HASH])
             if found < 0:
                 n = game.legal_moves(spec, state, moves)
