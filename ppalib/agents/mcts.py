@@ -112,10 +112,11 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
     max_seq = spec[S_MAX_PLIES] + 1
     capacity = playouts + 1
     table, node_key, node_player, node_total, node_n, node_off = new_table(capacity)
-    pool_size = min(capacity * max_moves, capacity * 16 + max_moves)
+    # Room for every entry's moves at once (untouched pages of a large np.empty cost nothing), capped at 2^22
+    # moves (32 MiB an array); beyond that the pool doubles when full.
+    pool_size = min(capacity * max_moves, max(capacity * 16 + max_moves, 1 << 22))
     pool_move = np.empty(pool_size, dtype=np.int64)
-    pool_wins = np.empty(pool_size, dtype=np.float64)
-    pool_visits = np.empty(pool_size, dtype=np.float64)
+    pool_stats = np.empty(2 * pool_size, dtype=np.float64)  # wins, playouts of each move, side by side
     nodes = 0
     pool_used = 0
 
@@ -172,19 +173,16 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                 if pool_used + n > pool_size:
                     pool_size = max(2 * pool_size, pool_used + n)
                     grown_move = np.empty(pool_size, dtype=np.int64)
-                    grown_wins = np.empty(pool_size, dtype=np.float64)
-                    grown_visits = np.empty(pool_size, dtype=np.float64)
+                    grown_stats = np.empty(2 * pool_size, dtype=np.float64)
                     grown_move[:pool_used] = pool_move[:pool_used]
-                    grown_wins[:pool_used] = pool_wins[:pool_used]
-                    grown_visits[:pool_used] = pool_visits[:pool_used]
+                    grown_stats[:2 * pool_used] = pool_stats[:2 * pool_used]
                     pool_move = grown_move
-                    pool_wins = grown_wins
-                    pool_visits = grown_visits
+                    pool_stats = grown_stats
                 node_off[node] = pool_used
                 for i in range(n):
                     pool_move[pool_used + i] = moves[i]
-                    pool_wins[pool_used + i] = 0.0
-                    pool_visits[pool_used + i] = 0.0
+                    pool_stats[2 * (pool_used + i)] = 0.0
+                    pool_stats[2 * (pool_used + i) + 1] = 0.0
                 pool_used += n
                 path_node[depth] = node
                 path_move[depth] = -1
@@ -232,11 +230,11 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
             best = 0
             best_value = -np.inf
             for i in range(count):
-                visits = pool_visits[off + i]
+                visits = pool_stats[2 * (off + i) + 1]
                 if visits == 0.0:
                     best = i
                     break
-                value = pool_wins[off + i] / visits + c * math.sqrt(log_total / visits)
+                value = pool_stats[2 * (off + i)] / visits + c * math.sqrt(log_total / visits)
                 if value > best_value:
                     best_value = value
                     best = i
@@ -258,8 +256,8 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
             node_total[node] += 1.0
             i = path_move[d]
             if i >= 0:
-                pool_visits[node_off[node] + i] += 1.0
-                pool_wins[node_off[node] + i] += reward(winner, node_player[node])
+                pool_stats[2 * (node_off[node] + i) + 1] += 1.0
+                pool_stats[2 * (node_off[node] + i)] += reward(winner, node_player[node])
         if playout_kind == PLAYOUT_PPA:
             ppa_adapt(policy, weight, new_policy, mark, touched, iteration + 1, alpha, k,
                       seq_player, seq_chosen, seq_off, seq_codes, nseq, winner)
@@ -270,8 +268,8 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
     off = node_off[0]
     best = 0
     for i in range(node_n[0]):
-        root_visits[i] = pool_visits[off + i]
-        if pool_visits[off + i] > pool_visits[off + best]:
+        root_visits[i] = pool_stats[2 * (off + i) + 1]
+        if pool_stats[2 * (off + i) + 1] > pool_stats[2 * (off + best) + 1]:
             best = i
     if policy_out.size > 0:
         policy_out[:] = policy

@@ -24,7 +24,7 @@ H_HASH = 2      # Zobrist hash of everything that defines the position (board, s
 H_WINNER = 3    # ONGOING, 0, 1 or DRAW; set by play() or by legal_moves() when the side to move is stuck
 H_PASSES = 4    # consecutive passes (Go)
 H_KO = 5        # point forbidden by the simple-ko rule for the side to move, or -1 (Go)
-H_COUNT0 = 6    # game-specific counters (pieces of player 0 / 1 in Breakthrough-like games)
+H_COUNT0 = 6    # game-specific counters (Breakthrough: pieces of player 0 / 1; Go: empty points)
 H_COUNT1 = 7
 H_BOARD = 8     # first cell of the board
 

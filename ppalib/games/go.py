@@ -36,7 +36,7 @@ from numba import njit
 from .._noalloc import noalloc_jit
 
 from .._rng import random_index
-from ._common import (H_BOARD, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
+from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish)
 
@@ -48,6 +48,7 @@ DEFAULT_KOMI = 7.5
 
 EMPTY = 0
 BORDER = 3
+T_CELL_POINT = 3  # spec tables from spec[S_TABLES]: width, points, 2 * komi, then cell -> point, point -> cell
 
 
 def make_spec(size: int, variant: int, komi: float = DEFAULT_KOMI) -> np.ndarray:
@@ -56,14 +57,14 @@ def make_spec(size: int, variant: int, komi: float = DEFAULT_KOMI) -> np.ndarray
     points = width * width
     cells = size * size
     zob = np.random.default_rng([0x5EED, size, 3]).integers(-2**63, 2**63 - 1, size=3 * points + 2, dtype=np.int64)
-    spec = np.zeros(SPEC_HEADER + zob.size + 4, dtype=np.int64)
+    spec = np.zeros(SPEC_HEADER + zob.size + T_CELL_POINT + cells + points, dtype=np.int64)
     spec[S_SIZE] = size
     spec[S_VARIANT] = variant
     spec[S_CELLS] = cells
     spec[S_MAX_MOVES] = cells + 1
     spec[S_NUM_CODES] = 2 * (cells + 1)
     spec[S_NUM_FEATURE_CODES] = 2 * (cells + 1) * 256
-    spec[S_STATE_LEN] = H_BOARD + 7 * points
+    spec[S_STATE_LEN] = H_BOARD + 9 * points
     spec[S_MAX_PLIES] = cells + 1 if variant & (VARIANT_ATARI | VARIANT_NOGO) else 4 * cells + 10
     spec[S_ZOBRIST] = SPEC_HEADER
     spec[SPEC_HEADER:SPEC_HEADER + zob.size] = zob
@@ -73,6 +74,11 @@ def make_spec(size: int, variant: int, komi: float = DEFAULT_KOMI) -> np.ndarray
     spec[t] = width
     spec[t + 1] = points
     spec[t + 2] = int(round(2 * komi))
+    spec[t + T_CELL_POINT + cells:t + T_CELL_POINT + cells + points] = -1
+    for cell in range(cells):  # tables instead of divisions in the hot loops
+        point = (cell // size + 1) * width + cell % size + 1
+        spec[t + T_CELL_POINT + cell] = point
+        spec[t + T_CELL_POINT + cells + point] = cell
     return spec
 
 
@@ -88,8 +94,12 @@ def _points(spec):
 
 @noalloc_jit
 def _point(spec, cell):
-    n = spec[S_SIZE]
-    return (cell // n + 1) * (n + 2) + cell % n + 1
+    return spec[spec[S_TABLES] + T_CELL_POINT + cell]
+
+
+@noalloc_jit
+def _cell(spec, point):
+    return spec[spec[S_TABLES] + T_CELL_POINT + spec[S_CELLS] + point]
 
 
 @njit(cache=True)
@@ -104,12 +114,35 @@ def init_state(spec):
         c = p % w
         if r == 0 or c == 0 or r == w - 1 or c == w - 1:
             state[H_BOARD + p] = BORDER
+    points = _points(spec)
+    for cell in range(spec[S_CELLS]):
+        _add_empty(state, points, _point(spec, cell))
     return state
 
 
 # String bookkeeping.  Arrays live in the state after the board, each `points` long, indexed by point:
 # head (string representative), next (circular stone list), and at the head: pseudo-liberty count, sum,
-# sum of squares, and stone count.
+# sum of squares, and stone count.  Then the empty points: a list (array 8, its length in H_COUNT0, in no
+# particular order) and each empty point's position in it (array 7), so random_move can draw empty points.
+@noalloc_jit
+def _add_empty(state, points, p):
+    count = state[H_COUNT0]
+    state[H_BOARD + 8 * points + count] = p
+    state[H_BOARD + 7 * points + p] = count
+    state[H_COUNT0] = count + 1
+
+
+@noalloc_jit
+def _remove_empty(state, points, p):
+    count = state[H_COUNT0] - 1
+    i = state[H_BOARD + 7 * points + p]
+    last = state[H_BOARD + 8 * points + count]
+    state[H_BOARD + 8 * points + i] = last
+    state[H_BOARD + 7 * points + last] = i
+    state[H_COUNT0] = count
+
+
+
 @noalloc_jit
 def _add_lib(state, points, h, p):
     state[H_BOARD + 3 * points + h] += 1
@@ -170,6 +203,7 @@ def _remove_string(spec, state, points, h):
     s = h
     while True:
         state[H_BOARD + s] = EMPTY
+        _add_empty(state, points, s)
         state[H_HASH] ^= spec[z + 2 * s + color - 1]
         s = state[H_BOARD + 2 * points + s]
         if s == h:
@@ -190,6 +224,7 @@ def _place(spec, state, p, color):
     points = _points(spec)
     w = _width(spec)
     state[H_BOARD + p] = color
+    _remove_empty(state, points, p)
     state[H_BOARD + points + p] = p
     state[H_BOARD + 2 * points + p] = p
     for k in range(3, 6):
@@ -308,28 +343,54 @@ def legal_moves(spec, state, out):
 
 
 @noalloc_jit
+def _is_playout_move(spec, state, p, color, nogo, plain_go):
+    """``p`` is in the legal-move list (legal and, in Go, not an own eye).  A point with an empty neighbour
+    breathes and is no eye, so outside Nogo (where a capture must still be ruled out) it needs no string test."""
+    w = _width(spec)
+    if not nogo and state[H_BOARD + p] == EMPTY and p != state[H_KO] and (
+            state[H_BOARD + p - 1] == EMPTY or state[H_BOARD + p + 1] == EMPTY
+            or state[H_BOARD + p - w] == EMPTY or state[H_BOARD + p + w] == EMPTY):
+        return True
+    if plain_go and _is_own_eye(spec, state, p, color):  # the cheaper test first: late in a game most are eyes
+        return False
+    return _is_legal(spec, state, p, color)
+
+
+@noalloc_jit
 def random_move(spec, state, rng, out):
     """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result).
 
-    Rejection sampling: a uniformly random cell is accepted if it is a legal move; after 8 misses the full
-    list is generated and one entry drawn.  Every try accepts each legal move with the same probability and
-    the fallback is uniform too, so the move is exactly uniform over ``legal_moves``.  Uniform playouts need
-    nothing more, and early in a game one try usually suffices instead of a scan of the whole board.
+    Rejection sampling: a uniformly random *empty* point is accepted if it is a legal move; after 8 misses (or
+    at once when at most 8 points are empty) the legal empty points are listed and one drawn; when there is
+    none, Go passes and Atarigo/Nogo end as ``legal_moves`` would end them.  Every try accepts each legal move with the same probability
+    and the fallback is uniform too, so the move is exactly uniform over ``legal_moves``.  Uniform playouts
+    need nothing more, and usually one try suffices instead of a scan of the whole board.
     """
     if state[H_WINNER] != ONGOING:
         return -1
-    n = spec[S_SIZE]
     color = state[H_TO_MOVE] + 1
     plain_go = (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0
-    for _ in range(8):
-        cell = random_index(rng, n * n)
-        p = _point(spec, cell)
-        if _is_legal(spec, state, p, color) and not (plain_go and _is_own_eye(spec, state, p, color)):
-            return cell
-    count = legal_moves(spec, state, out)
-    if count == 0:
-        return -1
-    return out[random_index(rng, count)]
+    nogo = (spec[S_VARIANT] & VARIANT_NOGO) != 0
+    empties = state[H_COUNT0]
+    list_start = H_BOARD + 8 * _points(spec)
+    for _ in range(8 if empties > 8 else 0):  # few empty points: list them at once
+        p = state[list_start + random_index(rng, empties)]
+        if _is_playout_move(spec, state, p, color, nogo, plain_go):
+            return _cell(spec, p)
+    count = 0  # fallback: every legal empty point, in the list's order, then one drawn uniformly
+    for i in range(empties):
+        p = state[list_start + i]
+        if _is_playout_move(spec, state, p, color, nogo, plain_go):
+            out[count] = _cell(spec, p)
+            count += 1
+    if count > 0:
+        return out[random_index(rng, count)]
+    # No legal point (the list holds every empty point): pass in Go, else the side to move has lost; exactly
+    # what legal_moves would say.
+    if plain_go:
+        return spec[S_SIZE] * spec[S_SIZE]
+    finish(spec, state, 1 - state[H_TO_MOVE])
+    return -1
 
 
 @noalloc_jit
