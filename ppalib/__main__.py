@@ -75,7 +75,8 @@ def _bench(args) -> None:
         make_game(name, args.size)  # validate before measuring anything
     if args.playouts < 1 or args.repeats < 1:
         raise ValueError(f"playouts={args.playouts} and repeats={args.repeats} must both be >= 1")
-    run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json)
+    run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json,
+              profile=args.profile)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--json", action="store_true", help="one JSON object per line")
     b.add_argument("--no-openspiel", action="store_true", help="skip OpenSpiel even when installed")
     b.add_argument("--compile", action="store_true", help="also time cold compilation and warm first moves")
+    b.add_argument("--profile", action="store_true",
+                   help="also split the cost of a playout move into draw, list, Gibbs draw and play (ns)")
     b.set_defaults(func=_bench)
 
     g = sub.add_parser("games", help="list the games and their board sizes")

@@ -9,6 +9,12 @@ Measured per game at one board size, single process, from the start position:
   ``RandomRolloutEvaluator`` (one rollout), same c and simulations, and ``ratio_uct_vs_openspiel``.
 * ``compile_cold_s`` / ``first_move_warm_s``: a fresh interpreter importing ppalib and playing one move of each
   agent kind, with an empty numba cache / with the cache filled (only with ``--compile``).
+* With ``--profile``, the cost of one playout move split into its parts, in ns: recorded random playouts from
+  the start are replayed, alone (``ns_play``) and with one more part done before each move (``agents/mcts.py``,
+  ``replay_with``): ``ns_uniform_draw`` (``random_move``, UCT's draw), ``ns_list_moves`` (the full legal-move
+  list), ``ns_gibbs_draw`` (list, codes, weights and a weighted draw: PPA's step), plus
+  ``plies_per_random_playout``; ``gibbs_vs_uniform_step`` = (gibbs + play) / (uniform + play) is what a Gibbs
+  playout move costs against a uniform one, before PPA's adapt and any change in playout length.
 
 Every figure is the median of ``repeats`` measurements after one warm-up.  The rules differ where the games
 differ: OpenSpiel's Go allows a pass at every move and filling one's own eyes, and plays random rollouts to its
@@ -40,6 +46,30 @@ def _median_time(fn, repeats: int) -> float:
         fn()
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
+
+
+def measure_profile(name: str, size: int, repeats: int, playouts: int = 300) -> list[dict]:
+    """Per playout move, the cost of each part (ns), in the positions of ``playouts`` random playouts."""
+    import numpy as np
+    game = make_game(name, size)
+    kernel = mcts_kernel(game)
+    rng = make_rng(2)
+    root = game.initial_state()
+    played, lengths = kernel.sample_playouts(game.spec, root, rng, playouts)
+    weight = np.ones(game.num_codes(), dtype=np.float64)
+    plies = int(lengths.sum())
+    seconds = {part: _median_time(lambda: kernel.replay_with(game.spec, root, played, lengths, part, rng, weight),
+                                  repeats) / plies * 1e9
+               for part in (kernel.PROFILE_PLAY_ONLY, kernel.PROFILE_UNIFORM_DRAW, kernel.PROFILE_LIST_MOVES,
+                            kernel.PROFILE_GIBBS_DRAW)}
+    play = seconds[kernel.PROFILE_PLAY_ONLY]
+    cost = {"plies_per_random_playout": plies / playouts, "ns_play": play,
+            "ns_uniform_draw": seconds[kernel.PROFILE_UNIFORM_DRAW] - play,
+            "ns_list_moves": seconds[kernel.PROFILE_LIST_MOVES] - play,
+            "ns_gibbs_draw": seconds[kernel.PROFILE_GIBBS_DRAW] - play}
+    cost["gibbs_vs_uniform_step"] = seconds[kernel.PROFILE_GIBBS_DRAW] / seconds[kernel.PROFILE_UNIFORM_DRAW]
+    return [{"game": name, "size": size, "agent": "profile", "metric": metric, "value": round(value, 3)}
+            for metric, value in cost.items()]
 
 
 def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: bool = True) -> list[dict]:
@@ -106,10 +136,13 @@ def measure_compile(names: list[str], size: int) -> list[dict]:
 
 
 def run_bench(names: list[str], size: int, playouts: int, repeats: int, openspiel: bool, compile_times: bool,
-              as_json: bool, stream=sys.stdout) -> list[dict]:
+              as_json: bool, stream=sys.stdout, profile: bool = False) -> list[dict]:
     rows = []
     for name in names:
-        for row in measure_game(name, size, playouts, repeats, openspiel):
+        measured = measure_game(name, size, playouts, repeats, openspiel)
+        if profile:
+            measured += measure_profile(name, size, repeats)
+        for row in measured:
             rows.append(row)
             if as_json:
                 print(json.dumps(row), file=stream, flush=True)

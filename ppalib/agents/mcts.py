@@ -297,3 +297,59 @@ def random_playouts(spec, root, rng, count):
     for _ in range(count):
         total += random_playout(spec, root, rng)[1]
     return total
+
+
+
+@njit(cache=True)
+def sample_playouts(spec, root, rng, playouts):
+    """The moves of ``playouts`` uniform random playouts from ``root``, end to end, and each playout's length:
+    the workload of the per-move cost profile (``python -m ppalib bench --profile``)."""
+    moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+    played = np.empty(playouts * (spec[S_MAX_PLIES] + 1), dtype=np.int64)
+    lengths = np.zeros(playouts, dtype=np.int64)
+    count = 0
+    for p in range(playouts):
+        state = root.copy()
+        move = game.random_move(spec, state, rng, moves)
+        while move >= 0:
+            played[count] = move
+            count += 1
+            lengths[p] += 1
+            game.play(spec, state, move)
+            move = game.random_move(spec, state, rng, moves)
+    return played[:count].copy(), lengths
+
+
+PROFILE_PLAY_ONLY = 0
+PROFILE_UNIFORM_DRAW = 1
+PROFILE_LIST_MOVES = 2
+PROFILE_GIBBS_DRAW = 3
+
+
+@njit(cache=True)
+def replay_with(spec, root, played, lengths, part, rng, weight):
+    """Replay recorded playouts from ``root``; before each move, also do ``part`` in that position: nothing, a
+    uniform draw (UCT's step), the full move list, or list + codes + weights + a weighted draw (PPA's step).
+    Timing each against PROFILE_PLAY_ONLY gives what the part costs where it runs, in the same positions."""
+    moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+    gibbs = np.empty(spec[S_MAX_MOVES], dtype=np.float64)
+    state = root.copy()
+    total = 0
+    i = 0
+    for p in range(lengths.size):
+        state[:] = root
+        for _ in range(lengths[p]):
+            if part == PROFILE_UNIFORM_DRAW:
+                total += game.random_move(spec, state, rng, moves)
+            elif part == PROFILE_LIST_MOVES:
+                total += game.legal_moves(spec, state, moves)
+            elif part == PROFILE_GIBBS_DRAW:
+                n = game.legal_moves(spec, state, moves)
+                z = 0.0
+                for j in range(n):
+                    gibbs[j] = weight[game.move_code(spec, state, moves[j], False)]
+                    z += gibbs[j]
+                total += weighted_index_of_total(rng, gibbs, n, z)
+            game.play(spec, state, played[i])
+            i += 1
+    return total

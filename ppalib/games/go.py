@@ -304,9 +304,7 @@ def _is_own_eye(spec, state, p, color):
 def legal_moves(spec, state, out):
     """Write the legal moves into ``out`` and return their number; 0 exactly when the game is over.
 
-    Moves are listed by increasing cell.  Walks rows and columns (no division per point); a point with an
-    empty neighbour is legal and not an eye without looking at strings, except in Nogo, where a capture
-    must still be ruled out.
+    Moves are listed by increasing cell (rows and columns, no division per point), with ``_is_listed``'s tests.
     """
     if state[H_WINNER] != ONGOING:
         return 0
@@ -318,20 +316,22 @@ def legal_moves(spec, state, out):
     nogo = (variant & VARIANT_NOGO) != 0
     plain_go = (variant & (VARIANT_ATARI | VARIANT_NOGO)) == 0
     ko = state[H_KO]
+    points = _points(spec)
+    opp = 3 - color
     count = 0
     cell = 0
     for r in range(n):
         p = (r + 1) * w + 1
         for c in range(n):
             if state[H_BOARD + p] == EMPTY and p != ko:
-                if not nogo and (state[H_BOARD + p - 1] == EMPTY or state[H_BOARD + p + 1] == EMPTY
-                                 or state[H_BOARD + p - w] == EMPTY or state[H_BOARD + p + w] == EMPTY):
-                    out[count] = cell  # breathes, so legal; an empty neighbour also means it is no eye
-                    count += 1
-                elif _is_legal(spec, state, p, color):
-                    if not (plain_go and _is_own_eye(spec, state, p, color)):
+                if (state[H_BOARD + p - 1] == EMPTY or state[H_BOARD + p + 1] == EMPTY
+                        or state[H_BOARD + p - w] == EMPTY or state[H_BOARD + p + w] == EMPTY):
+                    if not (nogo and _captures_next_to(state, points, p, opp, w)):
                         out[count] = cell
                         count += 1
+                elif _is_listed_surrounded(spec, state, p, color, plain_go):
+                    out[count] = cell
+                    count += 1
             p += 1
             cell += 1
     if count == 0:
@@ -343,17 +343,39 @@ def legal_moves(spec, state, out):
 
 
 @noalloc_jit
-def _is_playout_move(spec, state, p, color, nogo, plain_go):
-    """``p`` is in the legal-move list (legal and, in Go, not an own eye).  A point with an empty neighbour
-    breathes and is no eye, so outside Nogo (where a capture must still be ruled out) it needs no string test."""
-    w = _width(spec)
-    if not nogo and state[H_BOARD + p] == EMPTY and p != state[H_KO] and (
-            state[H_BOARD + p - 1] == EMPTY or state[H_BOARD + p + 1] == EMPTY
-            or state[H_BOARD + p - w] == EMPTY or state[H_BOARD + p + w] == EMPTY):
-        return True
-    if plain_go and _is_own_eye(spec, state, p, color):  # the cheaper test first: late in a game most are eyes
+def _captures_next_to(state, points, p, opp, w):
+    """A stone on ``p``, which has an empty neighbour, would capture: an adjacent ``opp`` string is in atari
+    (its one liberty is then p)."""
+    for q in (p - 1, p + 1, p - w, p + w):
+        if state[H_BOARD + q] == opp and _in_atari(state, points, _head(state, points, q)):
+            return True
+    return False
+
+
+@noalloc_jit
+def _is_listed_surrounded(spec, state, p, color, plain_go):
+    """``_is_listed`` for an empty non-ko point without an empty neighbour: the eye test first (cheap, and late
+    in a game most such points are eyes), then the full legality test."""
+    if plain_go and _is_own_eye(spec, state, p, color):
         return False
     return _is_legal(spec, state, p, color)
+
+
+@noalloc_jit
+def _is_listed(spec, state, p, color, nogo, plain_go):
+    """``p`` is in the legal-move list: legal and, in Go, not an own eye.
+
+    A point with an empty neighbour breathes and is no eye, so it is legal without looking at strings, except
+    in Nogo, where it must not capture: only the enemy strings next to it are tested.  ``legal_moves`` inlines
+    the same tests.
+    """
+    if state[H_BOARD + p] != EMPTY or p == state[H_KO]:
+        return False
+    w = _width(spec)
+    if (state[H_BOARD + p - 1] == EMPTY or state[H_BOARD + p + 1] == EMPTY
+            or state[H_BOARD + p - w] == EMPTY or state[H_BOARD + p + w] == EMPTY):
+        return not (nogo and _captures_next_to(state, _points(spec), p, 3 - color, w))
+    return _is_listed_surrounded(spec, state, p, color, plain_go)
 
 
 @noalloc_jit
@@ -375,12 +397,12 @@ def random_move(spec, state, rng, out):
     list_start = H_BOARD + 8 * _points(spec)
     for _ in range(8 if empties > 8 else 0):  # few empty points: list them at once
         p = state[list_start + random_index(rng, empties)]
-        if _is_playout_move(spec, state, p, color, nogo, plain_go):
+        if _is_listed(spec, state, p, color, nogo, plain_go):
             return _cell(spec, p)
     count = 0  # fallback: every legal empty point, in the list's order, then one drawn uniformly
     for i in range(empties):
         p = state[list_start + i]
-        if _is_playout_move(spec, state, p, color, nogo, plain_go):
+        if _is_listed(spec, state, p, color, nogo, plain_go):
             out[count] = _cell(spec, p)
             count += 1
     if count > 0:
