@@ -234,21 +234,20 @@ def _legal_moves_bitboard(spec, state, out):
     rest = m0 | m1 | m2 | m3
     count = 0
     while rest != _ZERO:
-        low = rest & (~rest + _ONE)
-        move = 4 * _lowest_cell(low)
-        if m0 & low:
-            out[count] = move
-            count += 1
-        if m1 & low:
-            out[count] = move + 1
-            count += 1
-        if m2 & low:
-            out[count] = move + 2
-            count += 1
-        if m3 & low:
-            out[count] = move + 3
-            count += 1
-        rest ^= low
+        cell = _lowest_cell(rest)
+        bit = np.uint64(cell)
+        move = 4 * cell
+        # Branch-free: write each direction's move, keep it only if that direction's bit is set (out has room:
+        # at most 4 moves per piece and 4 n pieces, far below spec[S_MAX_MOVES]).
+        out[count] = move
+        count += np.int64((m0 >> bit) & _ONE)
+        out[count] = move + 1
+        count += np.int64((m1 >> bit) & _ONE)
+        out[count] = move + 2
+        count += np.int64((m2 >> bit) & _ONE)
+        out[count] = move + 3
+        count += np.int64((m3 >> bit) & _ONE)
+        rest &= rest - _ONE
     if count == 0:
         finish(spec, state, 1 - player)
     return count
