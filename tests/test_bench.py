@@ -20,3 +20,14 @@ def test_bench_smoke_prints_one_json_object_per_metric(capsys):
 def test_bench_rejects_bad_input(capsys):
     assert main(["bench", "--games", "chess"]) == 2
     assert main(["bench", "--games", "go", "--repeats", "0"]) == 2
+
+
+def test_bench_profile_splits_a_playout_move_into_its_parts(capsys):
+    assert main(["bench", "--games", "nogo", "--size", "5", "--playouts", "50", "--repeats", "1", "--json",
+                 "--no-openspiel", "--profile"]) == 0
+    rows = {r["metric"]: r["value"] for r in map(json.loads, capsys.readouterr().out.splitlines())}
+    for metric in ("plies_per_random_playout", "ns_play", "ns_uniform_draw", "ns_list_moves", "ns_gibbs_draw",
+                   "gibbs_vs_uniform_step"):
+        assert metric in rows
+    assert 10 < rows["plies_per_random_playout"] <= 26  # Nogo 5x5: at most one stone per point
+    assert rows["ns_play"] > 0 and rows["gibbs_vs_uniform_step"] > 0
