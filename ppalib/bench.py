@@ -136,7 +136,8 @@ def measure_compile(names: list[str], size: int) -> list[dict]:
 
 
 def run_bench(names: list[str], size: int, playouts: int, repeats: int, openspiel: bool, compile_times: bool,
-              as_json: bool, stream=sys.stdout, profile: bool = False) -> list[dict]:
+              as_json: bool, stream=None, profile: bool = False) -> list[dict]:
+    stream = sys.stdout if stream is None else stream  # looked up per call: sys.stdout may have been replaced
     rows = []
     for name in names:
         measured = measure_game(name, size, playouts, repeats, openspiel)
