@@ -257,50 +257,6 @@ def _place(spec, state, p, color):
 
 
 @noalloc_jit
-def _is_legal(spec, state, p, color):
-    """Legality of a stone of ``color`` on point ``p`` under the variant's rules (eye rule excluded)."""
-    if state[H_BOARD + p] != EMPTY or p == state[H_KO]:
-        return False
-    points = _points(spec)
-    w = _width(spec)
-    opp = 3 - color
-    breathes = False
-    captures = False
-    for q in (p - 1, p + 1, p - w, p + w):
-        v = state[H_BOARD + q]
-        if v == EMPTY:
-            breathes = True
-        elif v == color:
-            if not _in_atari(state, points, _head(state, points, q)):
-                breathes = True
-        elif v == opp:
-            if _in_atari(state, points, _head(state, points, q)):
-                captures = True
-    if captures and (spec[S_VARIANT] & VARIANT_NOGO) != 0:
-        return False
-    return breathes or captures
-
-
-@noalloc_jit
-def _is_own_eye(spec, state, p, color):
-    """``p`` is an eye of ``color``: orthogonal neighbours own/edge, diagonals allow one enemy (none at edge)."""
-    w = _width(spec)
-    for q in (p - 1, p + 1, p - w, p + w):
-        v = state[H_BOARD + q]
-        if v != color and v != BORDER:
-            return False
-    enemy = 0
-    edge = 0
-    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        v = state[H_BOARD + q]
-        if v == BORDER:
-            edge = 1
-        elif v == 3 - color:
-            enemy += 1
-    return enemy == 0 if edge else enemy < 2
-
-
-@noalloc_jit
 def legal_moves(spec, state, out):
     """Write the legal moves into ``out`` and return their number; 0 exactly when the game is over.
 
@@ -329,7 +285,7 @@ def legal_moves(spec, state, out):
                     if not (nogo and _captures_next_to(state, points, p, opp, w)):
                         out[count] = cell
                         count += 1
-                elif _is_listed_surrounded(spec, state, p, color, plain_go):
+                elif _is_listed(spec, state, p, color, nogo, plain_go):
                     out[count] = cell
                     count += 1
             p += 1
@@ -353,29 +309,52 @@ def _captures_next_to(state, points, p, opp, w):
 
 
 @noalloc_jit
-def _is_listed_surrounded(spec, state, p, color, plain_go):
-    """``_is_listed`` for an empty non-ko point without an empty neighbour: the eye test first (cheap, and late
-    in a game most such points are eyes), then the full legality test."""
-    if plain_go and _is_own_eye(spec, state, p, color):
-        return False
-    return _is_legal(spec, state, p, color)
-
-
-@noalloc_jit
 def _is_listed(spec, state, p, color, nogo, plain_go):
     """``p`` is in the legal-move list: legal and, in Go, not an own eye.
 
     A point with an empty neighbour breathes and is no eye, so it is legal without looking at strings, except
-    in Nogo, where it must not capture: only the enemy strings next to it are tested.  ``legal_moves`` inlines
-    the same tests.
+    in Nogo, where it must not capture: only the enemy strings next to it are tested.  A surrounded point is an
+    own eye (tested first: late in a game most such points are), or legal when an own neighbour string keeps
+    a liberty or an enemy one loses its last (Nogo: the first and not the second).  An own eye: the four
+    neighbours own stones or edge, and at most one enemy stone on the diagonals (none at the edge).  One pass
+    without calls (``legal_moves`` inlines the first case).
     """
     if state[H_BOARD + p] != EMPTY or p == state[H_KO]:
         return False
     w = _width(spec)
-    if (state[H_BOARD + p - 1] == EMPTY or state[H_BOARD + p + 1] == EMPTY
-            or state[H_BOARD + p - w] == EMPTY or state[H_BOARD + p + w] == EMPTY):
-        return not (nogo and _captures_next_to(state, _points(spec), p, 3 - color, w))
-    return _is_listed_surrounded(spec, state, p, color, plain_go)
+    points = _points(spec)
+    opp = 3 - color
+    west = state[H_BOARD + p - 1]
+    east = state[H_BOARD + p + 1]
+    south = state[H_BOARD + p - w]
+    north = state[H_BOARD + p + w]
+    if west == EMPTY or east == EMPTY or south == EMPTY or north == EMPTY:
+        return not (nogo and _captures_next_to(state, points, p, opp, w))
+    if (plain_go and (west == color or west == BORDER) and (east == color or east == BORDER)
+            and (south == color or south == BORDER) and (north == color or north == BORDER)):
+        enemy = 0
+        edge = False
+        for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+            v = state[H_BOARD + q]
+            if v == BORDER:
+                edge = True
+            elif v == opp:
+                enemy += 1
+        if (enemy == 0) if edge else (enemy < 2):
+            return False  # an own eye
+    breathes = False
+    captures = False
+    for q in (p - 1, p + 1, p - w, p + w):
+        v = state[H_BOARD + q]
+        if v == color:
+            if not _in_atari(state, points, _head(state, points, q)):
+                breathes = True
+        elif v == opp:
+            if _in_atari(state, points, _head(state, points, q)):
+                captures = True
+    if nogo:
+        return breathes and not captures
+    return breathes or captures
 
 
 @noalloc_jit
