@@ -6,7 +6,9 @@ Measured per game at one board size, single process, from the start position:
 * ``uct_iterations_per_s``, ``ppa_iterations_per_s``: one search of ``playouts`` iterations (descent, one new
   entry, one playout, and for PPA the adapt step), iterations divided by wall time.
 * ``openspiel_iterations_per_s`` (when OpenSpiel is installed and has the game): ``pyspiel.MCTSBot`` with a
-  ``RandomRolloutEvaluator`` (one rollout), same c and simulations, and ``ratio_uct_vs_openspiel``.
+  ``RandomRolloutEvaluator`` (one rollout), same c and simulations, and ``ratio_uct_vs_openspiel``: the median
+  over ``repeats`` interleaved pairs (one UCT search, one OpenSpiel search) of the pair's time ratio, so that
+  the load of a shared machine, which drifts, does not fall on one engine only.
 * ``compile_cold_s`` / ``first_move_warm_s``: a fresh interpreter importing ppalib and playing one move of each
   agent kind, with an empty numba cache / with the cache filled (only with ``--compile``).
 * With ``--profile``, the cost of one playout move split into its parts, in ns: recorded random playouts from
@@ -102,9 +104,18 @@ def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: b
         evaluator = pyspiel.RandomRolloutEvaluator(1, 42)
         bot = pyspiel.MCTSBot(os_game, evaluator, 0.4, playouts, 4000, False, 42, False)
         state = os_game.new_initial_state()
-        seconds = _median_time(lambda: bot.step(state), repeats)
-        row("openspiel", "openspiel_iterations_per_s", playouts / seconds)
-        row("uct", "ratio_uct_vs_openspiel", uct / (playouts / seconds))
+        uct_agent = make_agent("uct", playouts)
+        bot.step(state)  # warm-up
+        ours, theirs = [], []
+        for _ in range(repeats):  # interleaved, so a slow phase of a shared machine hits both engines alike
+            start = time.perf_counter()
+            search(game, root, uct_agent, rng)
+            ours.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            bot.step(state)
+            theirs.append(time.perf_counter() - start)
+        row("openspiel", "openspiel_iterations_per_s", playouts / statistics.median(theirs))
+        row("uct", "ratio_uct_vs_openspiel", statistics.median(t / o for o, t in zip(ours, theirs)))
     return rows
 
 
