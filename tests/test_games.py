@@ -184,3 +184,26 @@ def test_breakthrough_bitboards_match_the_board_and_the_cell_by_cell_engine(name
                 break
             scanned = out[:module._legal_moves_scan(game.spec, state.copy(), out)].tolist()
             assert game.legal_moves(state).tolist() == scanned
+
+
+@pytest.mark.parametrize("name", ["domineering", "misere_domineering"])
+@pytest.mark.parametrize("size", [2, 5, 8])
+def test_domineering_bitboard_matches_the_board_and_the_rules(name, size):
+    """At <= 64 cells Domineering lists moves from an occupied bitboard: after every move of random games the
+    bitboard equals the board, and the list equals the anchors whose two cells are empty, read off the board."""
+    from ppalib.games._common import H_BOARD
+    game = make_game(name, size)
+    cells = size * size
+    rng = np.random.default_rng(size)
+    for _ in range(20):
+        for state in _random_game(game, rng.integers(0, 1000, size=100).tolist()):
+            board = state[H_BOARD:H_BOARD + cells]
+            bits = int(np.uint64(state[H_BOARD + cells].astype(np.uint64)))
+            assert bits == sum(1 << c for c in range(cells) if board[c])
+            if game.is_over(state):
+                break
+            vertical = game.to_move(state) == 0
+            expected = [c for c in range(cells)
+                        if (c // size < size - 1 if vertical else c % size < size - 1)
+                        and not board[c] and not board[c + (size if vertical else 1)]]
+            assert game.legal_moves(state).tolist() == expected

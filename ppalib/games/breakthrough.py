@@ -43,25 +43,19 @@ from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNE
                       S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE,
                       S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
 from .._rng import random_index
+from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
 
 VARIANT_KNIGHT = 2
 MIN_SIZE = 4
 MAX_SIZE = 19
 
 EMPTY = 0  # board cells hold 0 (empty), 1 (player 0) or 2 (player 1)
-BITBOARD_MAX_CELLS = 64
 
 # Spec table layout, from spec[S_TABLES]: 4 directions x (drow, dcol) for player 0; then per player and
 # direction (cell offset, source mask); then the bitboard flag.
 T_STEPS = 8
 T_BITBOARD = T_STEPS + 16
 
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 
 def make_spec(size: int, variant: int) -> np.ndarray:
@@ -166,25 +160,10 @@ def refresh(spec, state):
             h ^= _zkey(spec, cell, piece)
             if bitboard:
                 slot = H_BOARD + cells + piece - 1
-                state[slot] = np.int64(np.uint64(state[slot]) | (_ONE << np.uint64(cell)))
+                state[slot] = np.int64(np.uint64(state[slot]) | (ONE << np.uint64(cell)))
     if state[H_TO_MOVE] == 1:
         h ^= spec[S_SIDE_KEY]
     state[H_HASH] = h
-
-
-@noalloc_jit
-def _popcount(x):
-    """Set bits of the uint64 ``x`` (LLVM compiles this to one popcnt instruction)."""
-    x = x - ((x >> _ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
-
-
-@noalloc_jit
-def _lowest_cell(x):
-    """Index of the lowest set bit of the non-zero uint64 ``x``."""
-    return _popcount((x & (~x + _ONE)) - _ONE)
 
 
 @noalloc_jit
@@ -202,7 +181,7 @@ def _movers(spec, state, player):
     m0 = own & np.uint64(spec[slot + 1]) & ~_shift(own, spec[slot])
     m1 = own & np.uint64(spec[slot + 3]) & ~_shift(own if knight else both, spec[slot + 2])  # pawns: no capture
     m2 = own & np.uint64(spec[slot + 5]) & ~_shift(own, spec[slot + 4])
-    m3 = own & np.uint64(spec[slot + 7]) & ~_shift(own, spec[slot + 6]) if knight else _ZERO
+    m3 = own & np.uint64(spec[slot + 7]) & ~_shift(own, spec[slot + 6]) if knight else ZERO
     return m0, m1, m2, m3
 
 
@@ -233,21 +212,21 @@ def _legal_moves_bitboard(spec, state, out):
     m0, m1, m2, m3 = _movers(spec, state, player)
     rest = m0 | m1 | m2 | m3
     count = 0
-    while rest != _ZERO:
-        cell = _lowest_cell(rest)
+    while rest != ZERO:
+        cell = lowest_cell(rest)
         bit = np.uint64(cell)
         move = 4 * cell
         # Branch-free: write each direction's move, keep it only if that direction's bit is set (out has room:
         # at most 4 moves per piece and 4 n pieces, far below spec[S_MAX_MOVES]).
         out[count] = move
-        count += np.int64((m0 >> bit) & _ONE)
+        count += np.int64((m0 >> bit) & ONE)
         out[count] = move + 1
-        count += np.int64((m1 >> bit) & _ONE)
+        count += np.int64((m1 >> bit) & ONE)
         out[count] = move + 2
-        count += np.int64((m2 >> bit) & _ONE)
+        count += np.int64((m2 >> bit) & ONE)
         out[count] = move + 3
-        count += np.int64((m3 >> bit) & _ONE)
-        rest &= rest - _ONE
+        count += np.int64((m3 >> bit) & ONE)
+        rest &= rest - ONE
     if count == 0:
         finish(spec, state, 1 - player)
     return count
@@ -304,9 +283,9 @@ def play(spec, state, move):
     state[H_BOARD + cell] = EMPTY
     state[H_BOARD + to] = own
     if spec[t + T_BITBOARD]:
-        to_bit = _ONE << np.uint64(to)
+        to_bit = ONE << np.uint64(to)
         mine = H_BOARD + cells + player
-        state[mine] = np.int64((np.uint64(state[mine]) & ~(_ONE << np.uint64(cell))) | to_bit)
+        state[mine] = np.int64((np.uint64(state[mine]) & ~(ONE << np.uint64(cell))) | to_bit)
         if occupant != EMPTY:
             theirs = H_BOARD + cells + 1 - player
             state[theirs] = np.int64(np.uint64(state[theirs]) & ~to_bit)
@@ -342,10 +321,10 @@ def random_move(spec, state, rng, out):
         return uniform_pick(rng, out, _legal_moves_scan(spec, state, out))
     player = state[H_TO_MOVE]
     m0, m1, m2, m3 = _movers(spec, state, player)
-    c0 = _popcount(m0)
-    c1 = _popcount(m1)
-    c2 = _popcount(m2)
-    total = c0 + c1 + c2 + _popcount(m3)
+    c0 = popcount(m0)
+    c1 = popcount(m1)
+    c2 = popcount(m2)
+    total = c0 + c1 + c2 + popcount(m3)
     if total == 0:
         finish(spec, state, 1 - player)
         return -1
@@ -358,9 +337,7 @@ def random_move(spec, state, rng, out):
         d, chosen, i = 2, m2, i - c0 - c1
     else:
         d, chosen, i = 3, m3, i - c0 - c1 - c2
-    for _ in range(i):
-        chosen &= chosen - _ONE  # drop the lowest set bit
-    return 4 * _lowest_cell(chosen) + d
+    return 4 * nth_cell(chosen, i) + d
 
 
 def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:

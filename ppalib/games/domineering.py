@@ -14,6 +14,11 @@ say whether each of the six cells along the domino's sides is occupied; a cell o
 occupied (the opponent can never use it either, which is what the feature is for).  For a vertical domino at
 (r, c) the six cells are (r-1, c), (r+2, c), (r, c-1), (r, c+1), (r+1, c-1), (r+1, c+1); a horizontal one is the
 transpose.
+
+Engine: on boards of at most 64 cells (the papers' 5x5 and 8x8) the state also holds the occupied cells as one
+64-bit bitboard; the free anchors of a player are ``~occupied & ~(occupied >> step) & mask`` (step n for vertical,
+1 for horizontal dominoes; the mask keeps anchors whose second cell is on the board), listed by increasing cell,
+and ``random_move`` picks the i-th set bit for a uniform i: the same move ``uniform_pick`` takes from the list.
 """
 from __future__ import annotations
 
@@ -22,9 +27,11 @@ from numba import njit
 
 from .._noalloc import noalloc_jit
 
+from .._rng import random_index
+from ._bits import BITBOARD_MAX_CELLS, ONE, lowest_cell, nth_cell, popcount
 from ._common import (H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
-                      S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_VARIANT,
-                      S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
+                      S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_TABLES,
+                      S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
 
 MIN_SIZE = 2
 MAX_SIZE = 19
@@ -34,18 +41,27 @@ def make_spec(size: int, variant: int) -> np.ndarray:
     """Build the immutable spec of the game at ``size`` x ``size``; ``variant`` combines VARIANT_* bits."""
     cells = size * size
     zob = np.random.default_rng([0x5EED, size, 2]).integers(-2**63, 2**63 - 1, size=cells + 1, dtype=np.int64)
-    spec = np.zeros(SPEC_HEADER + zob.size, dtype=np.int64)
+    spec = np.zeros(SPEC_HEADER + zob.size + 3, dtype=np.int64)
     spec[S_SIZE] = size
     spec[S_VARIANT] = variant
     spec[S_CELLS] = cells
     spec[S_MAX_MOVES] = cells
     spec[S_NUM_CODES] = 2 * cells
     spec[S_NUM_FEATURE_CODES] = 2 * cells * 64
-    spec[S_STATE_LEN] = H_BOARD + cells
+    bitboard = cells <= BITBOARD_MAX_CELLS
+    spec[S_STATE_LEN] = H_BOARD + cells + (1 if bitboard else 0)  # the board, then the occupied bitboard
     spec[S_MAX_PLIES] = cells // 2 + 1
     spec[S_ZOBRIST] = SPEC_HEADER
-    spec[SPEC_HEADER:] = zob
+    spec[SPEC_HEADER:SPEC_HEADER + zob.size] = zob
     spec[S_SIDE_KEY] = zob[cells]
+    t = SPEC_HEADER + zob.size
+    spec[S_TABLES] = t  # bitboard flag, then the anchor masks of player 0 (vertical) and 1 (horizontal)
+    spec[t] = 1 if bitboard else 0
+    if bitboard:
+        vertical = sum(1 << cell for cell in range(cells) if cell // size < size - 1)
+        horizontal = sum(1 << cell for cell in range(cells) if cell % size < size - 1)
+        spec[t + 1] = np.uint64(vertical).astype(np.int64)
+        spec[t + 2] = np.uint64(horizontal).astype(np.int64)
     return spec
 
 
@@ -68,11 +84,46 @@ def _second_cell(spec, player, cell):
 
 
 @noalloc_jit
+def refresh(spec, state):
+    """Recompute the hash and the occupied bitboard from the board after writing cells by hand (tests)."""
+    cells = spec[S_CELLS]
+    h = np.int64(0)
+    occupied = np.uint64(0)
+    for cell in range(cells):
+        if state[H_BOARD + cell] != 0:
+            h ^= spec[spec[S_ZOBRIST] + cell]
+            occupied |= ONE << np.uint64(cell)
+    if state[H_TO_MOVE] == 1:
+        h ^= spec[S_SIDE_KEY]
+    state[H_HASH] = h
+    if spec[spec[S_TABLES]]:
+        state[H_BOARD + cells] = np.int64(occupied)
+
+
+@noalloc_jit
+def _free_anchors(spec, state, player):
+    """Bitboard of the anchors where ``player`` can place a domino (bitboard engine)."""
+    occupied = np.uint64(state[H_BOARD + spec[S_CELLS]])
+    step = np.uint64(spec[S_SIZE] if player == 0 else 1)
+    return ~occupied & ~(occupied >> step) & np.uint64(spec[spec[S_TABLES] + 1 + player])
+
+
+@noalloc_jit
 def legal_moves(spec, state, out):
     """Write the legal moves into ``out`` and return their number; 0 exactly when the game is over."""
     if state[H_WINNER] != ONGOING:
         return 0
     player = state[H_TO_MOVE]
+    if spec[spec[S_TABLES]]:
+        free = _free_anchors(spec, state, player)
+        count = 0
+        while free:
+            out[count] = lowest_cell(free)
+            count += 1
+            free &= free - ONE
+        if count == 0:
+            finish(spec, state, 1 - player)
+        return count
     n = spec[S_SIZE]
     step = n if player == 0 else 1  # offset of the domino's second cell
     rows = n - 1 if player == 0 else n
@@ -96,6 +147,9 @@ def play(spec, state, move):
     other = _second_cell(spec, player, move)
     state[H_BOARD + move] = 1
     state[H_BOARD + other] = 1
+    if spec[spec[S_TABLES]]:
+        slot = H_BOARD + spec[S_CELLS]
+        state[slot] = np.int64(np.uint64(state[slot]) | (ONE << np.uint64(move)) | (ONE << np.uint64(other)))
     z = spec[S_ZOBRIST]
     state[H_HASH] ^= spec[z + move] ^ spec[z + other] ^ spec[S_SIDE_KEY]
     state[H_TO_MOVE] = 1 - player
@@ -133,8 +187,18 @@ def move_code(spec, state, move, features):
 
 @noalloc_jit
 def random_move(spec, state, rng, out):
-    """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result)."""
-    return uniform_pick(rng, out, legal_moves(spec, state, out))
+    """A uniformly random legal move, or -1 when the game is over (``state[H_WINNER]`` then holds the result).
+
+    The bitboard engine takes the i-th free anchor for a uniform i, the very move ``uniform_pick`` would take from
+    the list (same draws, without listing)."""
+    if state[H_WINNER] != ONGOING or not spec[spec[S_TABLES]]:
+        return uniform_pick(rng, out, legal_moves(spec, state, out))
+    free = _free_anchors(spec, state, state[H_TO_MOVE])
+    count = popcount(free)
+    if count == 0:
+        finish(spec, state, 1 - state[H_TO_MOVE])
+        return -1
+    return nth_cell(free, random_index(rng, count))
 
 
 def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:
