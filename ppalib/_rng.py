@@ -8,6 +8,7 @@ independently of numba's global ``np.random`` state.
 from __future__ import annotations
 
 import numpy as np
+
 from ._noalloc import noalloc_jit
 
 _INV_2_53 = 1.0 / 9007199254740992.0

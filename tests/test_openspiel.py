@@ -23,7 +23,7 @@ def _bt_square(n, cell):
 def _bt_move_string(game, state, move):
     n = game.size
     cell = move >> 2
-    to = game.module._target(game.spec, int(state[0]), cell, move & 3)
+    to = game.module._destination(game.spec, int(state[0]), move)
     return _bt_square(n, cell) + _bt_square(n, to)
 
 

@@ -3,7 +3,6 @@ import numpy as np
 from numba import njit
 
 from ppalib._noalloc import noalloc_jit
-
 from ppalib.games._common import DRAW
 
 
@@ -15,6 +14,18 @@ def reward(winner, player):
     if winner == DRAW:
         return 0.5
     return 0.0
+
+
+@noalloc_jit
+def add_entry(table, found, node_key, node_player, node_total, node_n, node_off, node, key, player, count, offset):
+    """Make entry ``node`` for hash ``key`` in the free slot ``lookup`` returned (``found = -1 - slot``): ``player``
+    to move, no playouts yet, its ``count`` moves at ``offset`` in the caller's move pool."""
+    table[-1 - found] = node + 1
+    node_key[node] = key
+    node_player[node] = player
+    node_total[node] = 0.0
+    node_n[node] = count
+    node_off[node] = offset
 
 
 @noalloc_jit

@@ -39,9 +39,8 @@ import numpy as np
 from numba import njit
 
 from ppalib._noalloc import noalloc_jit
-
 from ppalib._rng import weighted_index_of_total
-from ppalib.agents._tree import lookup, new_table, reward
+from ppalib.agents._tree import add_entry, lookup, new_table, reward
 from ppalib.games._common import (H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                                   S_NUM_FEATURE_CODES)
 from ppalib.games import breakthrough as game  # <game-import>
@@ -83,6 +82,20 @@ def ppa_adapt(policy, weight, new_policy, mark, touched, stamp, alpha, k,
         code = touched[t]
         policy[code] = new_policy[code]
         weight[code] = math.exp(k * policy[code])
+
+
+@noalloc_jit
+def gibbs_draw(spec, state, moves, n, features, weight, codes, base, gibbs, rng):
+    """Algorithm 3's move choice with the cached weights: writes the code of each of the ``n`` legal ``moves`` into
+    ``codes[base:base + n]`` and returns the index of a move drawn with probability ``weight[code] / z`` (z summed
+    in list order; ``gibbs`` is scratch of length >= n)."""
+    z = 0.0
+    for j in range(n):
+        code = game.move_code(spec, state, moves[j], features)
+        codes[base + j] = code
+        gibbs[j] = weight[code]
+        z += gibbs[j]
+    return weighted_index_of_total(rng, gibbs, n, z)
 
 
 @noalloc_jit
@@ -165,11 +178,6 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                 # New entry, then a playout from here (Algorithm 7, else branch).
                 node = nodes
                 nodes += 1
-                table[-1 - found] = node + 1
-                node_key[node] = state[H_HASH]
-                node_player[node] = state[H_TO_MOVE]
-                node_total[node] = 0.0
-                node_n[node] = n
                 if pool_used + n > pool_size:
                     pool_size = max(2 * pool_size, pool_used + n)
                     grown_move = np.empty(pool_size, dtype=np.int64)
@@ -178,7 +186,8 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                     grown_stats[:2 * pool_used] = pool_stats[:2 * pool_used]
                     pool_move = grown_move
                     pool_stats = grown_stats
-                node_off[node] = pool_used
+                add_entry(table, found, node_key, node_player, node_total, node_n, node_off, node, state[H_HASH],
+                          state[H_TO_MOVE], n, pool_used)
                 for i in range(n):
                     pool_move[pool_used + i] = moves[i]
                     pool_stats[2 * (pool_used + i)] = 0.0
@@ -197,23 +206,19 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
                     n = 0
                 while n > 0:  # Gibbs playout (PPA, MAST): the full list is needed for z
                     base = seq_off[nseq]
-                    z = 0.0  # summed in list order, as weighted_index would
                     if shifted:  # exp(k * (mean - max)): the same distribution, without overflow
                         top = -np.inf
                         for j in range(n):
                             code = game.move_code(spec, state, moves[j], features)
                             seq_codes[base + j] = code
                             top = max(top, policy[code])
+                        z = 0.0  # summed in list order, as in gibbs_draw
                         for j in range(n):
                             gibbs[j] = math.exp(k * (policy[seq_codes[base + j]] - top))
                             z += gibbs[j]
+                        choice = weighted_index_of_total(rng, gibbs, n, z)
                     else:
-                        for j in range(n):
-                            code = game.move_code(spec, state, moves[j], features)
-                            seq_codes[base + j] = code
-                            gibbs[j] = weight[code]
-                            z += gibbs[j]
-                    choice = weighted_index_of_total(rng, gibbs, n, z)
+                        choice = gibbs_draw(spec, state, moves, n, features, weight, seq_codes, base, gibbs, rng)
                     seq_player[nseq] = state[H_TO_MOVE]
                     seq_chosen[nseq] = seq_codes[base + choice]
                     seq_off[nseq + 1] = base + n
@@ -332,6 +337,7 @@ def replay_with(spec, root, played, lengths, part, rng, weight):
     uniform draw (UCT's step), the full move list, or list + codes + weights + a weighted draw (PPA's step).
     Timing each against PROFILE_PLAY_ONLY gives what the part costs where it runs, in the same positions."""
     moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+    codes = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
     gibbs = np.empty(spec[S_MAX_MOVES], dtype=np.float64)
     state = root.copy()
     total = 0
@@ -345,11 +351,7 @@ def replay_with(spec, root, played, lengths, part, rng, weight):
                 total += game.legal_moves(spec, state, moves)
             elif part == PROFILE_GIBBS_DRAW:
                 n = game.legal_moves(spec, state, moves)
-                z = 0.0
-                for j in range(n):
-                    gibbs[j] = weight[game.move_code(spec, state, moves[j], False)]
-                    z += gibbs[j]
-                total += weighted_index_of_total(rng, gibbs, n, z)
+                total += gibbs_draw(spec, state, moves, n, False, weight, codes, 0, gibbs, rng)
             game.play(spec, state, played[i])
             i += 1
     return total

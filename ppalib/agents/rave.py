@@ -35,9 +35,8 @@ import numpy as np
 from numba import njit
 
 from ppalib._noalloc import noalloc_jit
-
 from ppalib._rng import random_float
-from ppalib.agents._tree import lookup, new_table, reward
+from ppalib.agents._tree import add_entry, lookup, new_table, reward
 from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES
 from ppalib.games import breakthrough as game  # <game-import>
 
@@ -121,12 +120,8 @@ def search(spec, root, rng, playouts, c, k_rave, rave_rate, adaptive, margin, ro
             if found < 0:
                 node = nodes
                 nodes += 1
-                table[-1 - found] = node + 1
-                node_key[node] = state[H_HASH]
-                node_player[node] = state[H_TO_MOVE]
-                node_total[node] = 0.0
-                node_n[node] = n
-                node_off[node] = pool_used
+                add_entry(table, found, node_key, node_player, node_total, node_n, node_off, node, state[H_HASH],
+                          state[H_TO_MOVE], n, pool_used)
                 for i in range(n):
                     pool_move[pool_used + i] = moves[i]
                 pool_used += n

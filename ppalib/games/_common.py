@@ -14,7 +14,6 @@ Moves are small non-negative integers, unique within a position; ``legal_moves``
 deterministic order, so search statistics can be indexed by a move's position in that list.
 """
 from .._noalloc import noalloc_jit
-
 from .._rng import random_index
 
 # ---- state header -------------------------------------------------------------------------------------

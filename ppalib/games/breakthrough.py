@@ -38,12 +38,11 @@ import numpy as np
 from numba import njit
 
 from .._noalloc import noalloc_jit
-
+from .._rng import random_index
+from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
                       S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE,
                       S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
-from .._rng import random_index
-from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
 
 VARIANT_KNIGHT = 2
 MIN_SIZE = 4
@@ -108,19 +107,9 @@ def _zkey(spec, cell, piece):
 
 
 @noalloc_jit
-def _target(spec, player, cell, d):
-    """Destination cell of direction ``d`` from ``cell`` for ``player``, or -1 when off the board."""
-    n = spec[S_SIZE]
-    t = spec[S_TABLES]
-    dr = spec[t + 2 * d]
-    dc = spec[t + 2 * d + 1]
-    if player == 1:
-        dr = -dr
-    r = cell // n + dr
-    c = cell % n + dc
-    if r < 0 or r >= n or c < 0 or c >= n:
-        return -1
-    return r * n + c
+def _destination(spec, player, move):
+    """The cell the legal ``move`` of ``player`` lands on: its from-cell plus its direction's cell offset."""
+    return (move >> 2) + spec[spec[S_TABLES] + T_STEPS + 2 * (4 * player + (move & 3))]
 
 
 @njit(cache=True)
@@ -274,7 +263,7 @@ def play(spec, state, move):
     player = state[H_TO_MOVE]
     own = player + 1
     cell = move >> 2
-    to = cell + spec[t + T_STEPS + 2 * (4 * player + (move & 3))]  # a legal move stays on the board
+    to = _destination(spec, player, move)
     occupant = state[H_BOARD + to]
     h = state[H_HASH] ^ _zkey(spec, cell, own) ^ _zkey(spec, to, own)
     if occupant != EMPTY:
@@ -303,7 +292,7 @@ def move_code(spec, state, move, features):
     code = player * 4 * spec[S_CELLS] + move
     if not features:
         return code
-    to = (move >> 2) + spec[spec[S_TABLES] + T_STEPS + 2 * (4 * player + (move & 3))]
+    to = _destination(spec, player, move)
     capture = 1 if state[H_BOARD + to] != EMPTY else 0
     return 2 * code + capture
 
@@ -345,7 +334,7 @@ def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:
     n = int(spec[S_SIZE])
     player = int(state[H_TO_MOVE])
     cell = move >> 2
-    to = int(_target(spec, player, cell, move & 3))
+    to = int(_destination(spec, player, move))
     sep = "x" if state[H_BOARD + to] != EMPTY else "-"
     name = lambda c: f"{chr(ord('a') + c % n)}{c // n + 1}"
     return f"{name(cell)}{sep}{name(to)}"
@@ -367,11 +356,6 @@ def board_coordinates(spec: np.ndarray) -> np.ndarray:
 
 def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
     """The Zobrist hash recomputed from the board (the conformance test checks play()'s incremental one)."""
-    h = 0
-    for cell in range(int(spec[S_CELLS])):
-        piece = int(state[H_BOARD + cell])
-        if piece:
-            h ^= int(spec[spec[S_ZOBRIST] + 3 * cell + piece])
-    if state[H_TO_MOVE] == 1:
-        h ^= int(spec[S_SIDE_KEY])
-    return int(np.uint64(h & 0xFFFFFFFFFFFFFFFF).astype(np.int64))
+    scratch = state.copy()
+    refresh(spec, scratch)  # recomputes the hash from the board alone
+    return int(scratch[H_HASH])

@@ -25,7 +25,6 @@ import numpy as np
 from numba import njit
 
 from .._noalloc import noalloc_jit
-
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, uniform_pick)

@@ -26,7 +26,6 @@ import numpy as np
 from numba import njit
 
 from .._noalloc import noalloc_jit
-
 from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, lowest_cell, nth_cell, popcount
 from ._common import (H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
@@ -220,10 +219,6 @@ def board_coordinates(spec: np.ndarray) -> np.ndarray:
 
 def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
     """The Zobrist hash recomputed from the board (the conformance test checks play()'s incremental one)."""
-    h = 0
-    for cell in range(int(spec[S_CELLS])):
-        if state[H_BOARD + cell]:
-            h ^= int(spec[spec[S_ZOBRIST] + cell])
-    if state[H_TO_MOVE] == 1:
-        h ^= int(spec[S_SIDE_KEY])
-    return int(np.uint64(h & 0xFFFFFFFFFFFFFFFF).astype(np.int64))
+    scratch = state.copy()
+    refresh(spec, scratch)  # recomputes the hash from the board alone
+    return int(scratch[H_HASH])

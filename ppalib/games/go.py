@@ -34,7 +34,6 @@ import numpy as np
 from numba import njit
 
 from .._noalloc import noalloc_jit
-
 from .._rng import random_index
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,

@@ -17,7 +17,6 @@ import numpy as np
 from numba import njit
 
 from .._noalloc import noalloc_jit
-
 from ._common import (H_BOARD, H_PLY, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                       S_NUM_FEATURE_CODES, S_SIZE, S_STATE_LEN, SPEC_HEADER)
 
