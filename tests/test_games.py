@@ -54,10 +54,10 @@ def test_every_legal_move_can_be_played_and_codes_are_in_range(name):
         assert np.array_equal(legal, game.legal_moves(state)), "legal move order must be deterministic"
         assert len(set(legal.tolist())) == legal.size <= game.max_moves
         codes = [game.move_code(state, m) for m in legal]
-        feature_codes = [game.move_code(state, m, features=True) for m in legal]
+        context_codes = [game.move_code(state, m, with_context=True) for m in legal]
         assert all(0 <= c < game.num_codes() for c in codes)
-        assert all(0 <= c < game.num_codes(True) for c in feature_codes)
-        assert len(set(codes)) == len(codes) and len(set(feature_codes)) == len(feature_codes)
+        assert all(0 <= c < game.num_codes(True) for c in context_codes)
+        assert len(set(codes)) == len(codes) and len(set(context_codes)) == len(context_codes)
         for move in legal:
             child = game.play(state, int(move))
             assert child[H_PLY] == state[H_PLY] + 1

@@ -42,7 +42,7 @@ from ppalib._noalloc import noalloc_jit
 from ppalib._rng import weighted_index_of_total
 from ppalib.agents._tree import add_entry, lookup, new_table, reward
 from ppalib.games._common import (H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
-                                  S_NUM_FEATURE_CODES)
+                                  S_NUM_CONTEXT_CODES)
 from ppalib.games import breakthrough as game  # <game-import>
 
 PLAYOUT_UNIFORM = 0
@@ -121,7 +121,7 @@ def search(spec, root, rng, playouts, c, playout_kind, alpha, k, features, root_
     policy_out: float64 array receiving the final policy (length num codes), or of length 0 to skip.
     """
     max_moves = spec[S_MAX_MOVES]
-    ncodes = spec[S_NUM_FEATURE_CODES] if features else spec[S_NUM_CODES]
+    ncodes = spec[S_NUM_CONTEXT_CODES] if features else spec[S_NUM_CODES]
     max_seq = spec[S_MAX_PLIES] + 1
     capacity = playouts + 1
     table, node_key, node_player, node_total, node_n, node_off = new_table(capacity)

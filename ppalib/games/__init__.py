@@ -26,7 +26,7 @@ import numpy as np
 
 from . import breakthrough, cashing_checks, domineering, go
 from ._common import (DRAW, H_HASH, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_NUM_CODES,
-                      S_NUM_FEATURE_CODES, VARIANT_MISERE)
+                      S_NUM_CONTEXT_CODES, VARIANT_MISERE)
 
 
 @dataclass(frozen=True)
@@ -99,8 +99,9 @@ class Game:
     def max_moves(self) -> int:
         return int(self.spec[S_MAX_MOVES])
 
-    def num_codes(self, features: bool = False) -> int:
-        return int(self.spec[S_NUM_FEATURE_CODES if features else S_NUM_CODES])
+    def num_codes(self, with_context: bool = False) -> int:
+        """How many PPA/MAST move codes the game has (with context: PPAF/MASTF codes)."""
+        return int(self.spec[S_NUM_CONTEXT_CODES if with_context else S_NUM_CODES])
 
     def initial_state(self) -> np.ndarray:
         return self.module.init_state(self.spec)
@@ -149,8 +150,8 @@ class Game:
             state[H_HASH] = self.module.hash_from_scratch(self.spec, state)
         return state
 
-    def move_code(self, state: np.ndarray, move: int, features: bool = False) -> int:
-        return int(self.module.move_code(self.spec, state, int(move), bool(features)))
+    def move_code(self, state: np.ndarray, move: int, with_context: bool = False) -> int:
+        return int(self.module.move_code(self.spec, state, int(move), bool(with_context)))
 
     def move_to_str(self, state: np.ndarray, move: int) -> str:
         return self.module.move_to_str(self.spec, state, int(move))

@@ -36,12 +36,13 @@ S_VARIANT = 1          # bit set of rule variants, see VARIANT_*
 S_CELLS = 2            # number of playable cells (size * size for square boards)
 S_MAX_MOVES = 3        # upper bound on the number of legal moves in any position
 S_NUM_CODES = 4        # number of distinct PPA/MAST move codes (both players)
-S_NUM_FEATURE_CODES = 5  # number of distinct PPAF/MASTF move codes (both players)
+S_NUM_CONTEXT_CODES = 5  # number of distinct PPAF/MASTF move codes, with the move's context (both players)
 S_STATE_LEN = 6        # length of a state array
 S_MAX_PLIES = 7        # upper bound on the length of a game in plies
 S_ZOBRIST = 8          # offset in spec of the Zobrist table
 S_TABLES = 9           # offset in spec of game-specific tables
 S_SIDE_KEY = 10        # Zobrist key xor-ed in when player 1 is to move
+S_PLY_CAP = 11         # a game reaching this many plies ends in a draw (0 = no cap; Soemers et al. 2019 use 100)
 SPEC_HEADER = 16
 
 VARIANT_MISERE = 1     # the result of every terminal position is inverted (winner <-> loser)

@@ -41,7 +41,7 @@ from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
-                      S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE,
+                      S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE,
                       S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
 
 VARIANT_KNIGHT = 2
@@ -73,7 +73,7 @@ def make_spec(size: int, variant: int) -> np.ndarray:
     ndirs = 4 if variant & VARIANT_KNIGHT else 3
     spec[S_MAX_MOVES] = cells * ndirs     # safe bound: every cell a piece with every direction
     spec[S_NUM_CODES] = 2 * cells * 4
-    spec[S_NUM_FEATURE_CODES] = 2 * 2 * cells * 4
+    spec[S_NUM_CONTEXT_CODES] = 2 * 2 * cells * 4
     bitboard = cells <= BITBOARD_MAX_CELLS
     spec[S_STATE_LEN] = H_BOARD + cells + (2 if bitboard else 0)  # the board, then the two bitboards
     # Every move advances a piece, so a piece makes at most n-1 moves (knights: fewer); 4 n pieces in all.
@@ -286,11 +286,11 @@ def play(spec, state, move):
 
 
 @noalloc_jit
-def move_code(spec, state, move, features):
-    """PPA/MAST code of ``move`` for the side to move; with ``features``, the PPAF/MASTF code (capture bit)."""
+def move_code(spec, state, move, with_context):
+    """PPA/MAST code of ``move`` for the side to move; with ``with_context``, the PPAF/MASTF code (capture bit)."""
     player = state[H_TO_MOVE]
     code = player * 4 * spec[S_CELLS] + move
-    if not features:
+    if not with_context:
         return code
     to = _destination(spec, player, move)
     capture = 1 if state[H_BOARD + to] != EMPTY else 0

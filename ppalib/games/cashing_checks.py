@@ -26,7 +26,7 @@ from numba import njit
 
 from .._noalloc import noalloc_jit
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
-                      S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
+                      S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, uniform_pick)
 
 VARIANT_STALE = 2
@@ -51,7 +51,7 @@ def make_spec(size: int, variant: int, turns: int = 10, komi: int | None = None)
     spec[S_CELLS] = size
     spec[S_MAX_MOVES] = size
     spec[S_NUM_CODES] = 2 * size
-    spec[S_NUM_FEATURE_CODES] = 2 * size
+    spec[S_NUM_CONTEXT_CODES] = 2 * size
     spec[S_STATE_LEN] = H_BOARD + size
     spec[S_MAX_PLIES] = turns
     spec[S_ZOBRIST] = SPEC_HEADER
@@ -135,7 +135,7 @@ def random_move(spec, state, rng, out):
 
 
 @noalloc_jit
-def move_code(spec, state, move, features):
+def move_code(spec, state, move, with_context):
     return state[H_TO_MOVE] * spec[S_SIZE] + move
 
 

@@ -29,7 +29,7 @@ from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, lowest_cell, nth_cell, popcount
 from ._common import (H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
-                      S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_TABLES,
+                      S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_TABLES,
                       S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
 
 MIN_SIZE = 2
@@ -46,7 +46,7 @@ def make_spec(size: int, variant: int) -> np.ndarray:
     spec[S_CELLS] = cells
     spec[S_MAX_MOVES] = cells
     spec[S_NUM_CODES] = 2 * cells
-    spec[S_NUM_FEATURE_CODES] = 2 * cells * 64
+    spec[S_NUM_CONTEXT_CODES] = 2 * cells * 64
     bitboard = cells <= BITBOARD_MAX_CELLS
     spec[S_STATE_LEN] = H_BOARD + cells + (1 if bitboard else 0)  # the board, then the occupied bitboard
     spec[S_MAX_PLIES] = cells // 2 + 1
@@ -164,11 +164,11 @@ def _occupied(spec, state, r, c):
 
 
 @noalloc_jit
-def move_code(spec, state, move, features):
-    """PPA/MAST code of ``move`` for the side to move; with ``features``, the PPAF/MASTF code."""
+def move_code(spec, state, move, with_context):
+    """PPA/MAST code of ``move`` for the side to move; with ``with_context``, the PPAF/MASTF code."""
     player = state[H_TO_MOVE]
     code = player * spec[S_CELLS] + move
-    if not features:
+    if not with_context:
         return code
     n = spec[S_SIZE]
     r = move // n

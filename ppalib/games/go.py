@@ -36,7 +36,7 @@ from numba import njit
 from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
-                      S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_FEATURE_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
+                      S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish)
 
 VARIANT_ATARI = 2
@@ -62,7 +62,7 @@ def make_spec(size: int, variant: int, komi: float = DEFAULT_KOMI) -> np.ndarray
     spec[S_CELLS] = cells
     spec[S_MAX_MOVES] = cells + 1
     spec[S_NUM_CODES] = 2 * (cells + 1)
-    spec[S_NUM_FEATURE_CODES] = 2 * (cells + 1) * 256
+    spec[S_NUM_CONTEXT_CODES] = 2 * (cells + 1) * 256
     spec[S_STATE_LEN] = H_BOARD + 9 * points
     spec[S_MAX_PLIES] = cells + 1 if variant & (VARIANT_ATARI | VARIANT_NOGO) else 4 * cells + 10
     spec[S_ZOBRIST] = SPEC_HEADER
@@ -468,12 +468,12 @@ def play(spec, state, move):
 
 
 @noalloc_jit
-def move_code(spec, state, move, features):
-    """PPA/MAST code of ``move`` for the side to move; with ``features``, the PPAF/MASTF code."""
+def move_code(spec, state, move, with_context):
+    """PPA/MAST code of ``move`` for the side to move; with ``with_context``, the PPAF/MASTF code."""
     n = spec[S_SIZE]
     player = state[H_TO_MOVE]
     code = player * (n * n + 1) + move
-    if not features:
+    if not with_context:
         return code
     pattern = 0
     if move < n * n:

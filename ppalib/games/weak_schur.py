@@ -18,7 +18,7 @@ from numba import njit
 
 from .._noalloc import noalloc_jit
 from ._common import (H_BOARD, H_PLY, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
-                      S_NUM_FEATURE_CODES, S_SIZE, S_STATE_LEN, SPEC_HEADER)
+                      S_NUM_CONTEXT_CODES, S_SIZE, S_STATE_LEN, SPEC_HEADER)
 
 MIN_PARTS = 1
 MAX_PARTS = 6
@@ -31,7 +31,7 @@ def make_spec(parts: int, variant: int = 0) -> np.ndarray:
     spec[S_CELLS] = MAX_INTEGER
     spec[S_MAX_MOVES] = parts
     spec[S_NUM_CODES] = (MAX_INTEGER + 1) * parts
-    spec[S_NUM_FEATURE_CODES] = spec[S_NUM_CODES]
+    spec[S_NUM_CONTEXT_CODES] = spec[S_NUM_CODES]
     spec[S_STATE_LEN] = H_BOARD + MAX_INTEGER + 1  # state[H_BOARD + i]: part of integer i (1-based), or -1
     spec[S_MAX_PLIES] = MAX_INTEGER
     return spec
@@ -78,7 +78,7 @@ def play(spec, state, move):
 
 
 @noalloc_jit
-def move_code(spec, state, move, features):
+def move_code(spec, state, move, with_context):
     return (state[H_PLY] + 1) * spec[S_SIZE] + move
 
 

@@ -1,0 +1,110 @@
+"""The game contract: the functions every game module defines, written once, with their signatures.
+
+A game (or family of variants) is one module of pure functions over two plain ``int64`` arrays, ``spec`` (the
+immutable description of the game at one size, built by ``make_spec``) and ``state`` (one position; header slots
+``H_*`` and spec slots ``S_*`` in ``_common``).  Every module in ``ppalib/games`` that is registered in
+``ppalib.games.GAMES`` defines each function below with the same parameters; ``tests/test_games.py`` checks it.
+
+The kernels in ``ppalib/kernels`` are written against this module::
+
+    from ppalib.games import contract as game  # <game-import>
+
+so an editor's go-to-definition lands here, on the documentation.  They are never compiled against it:
+``ppalib._specialise`` writes one copy of the kernel package per game module with that line naming the game, so
+numba inlines the game's functions and its on-disk cache hits in every process.  Calling a function of this
+module directly raises ``ContractError``.
+
+Players are 0 (moves first) and 1.  A game ends with ``state[H_WINNER]`` set to 0, 1 or ``DRAW``.  The same player
+may move several times in a row (a capture chain): code must read ``state[H_TO_MOVE]``, never assume alternation.
+"""
+from __future__ import annotations
+
+
+class ContractError(RuntimeError):
+    """A contract function was called unspecialised (see the module docstring)."""
+
+
+def _unspecialised(name: str):
+    raise ContractError(f"ppalib.games.contract.{name} is the contract, not a game: kernels are specialised to a game "
+                        "module by ppalib._specialise")
+
+
+# ---- compiled (numba) functions --------------------------------------------------------------------------------
+def init_state(spec):
+    """A new ``state`` array holding the start position."""
+    _unspecialised("init_state")
+
+
+def legal_moves(spec, state, out) -> int:
+    """Write the legal moves of ``state`` into ``out[:n]`` in a deterministic order and return n.
+
+    n = 0 exactly when the game is over; a position whose mover is stuck may be finished here (the result is then
+    written into ``state[H_WINNER]``).  ``out`` has room for ``spec[S_MAX_MOVES]`` moves."""
+    _unspecialised("legal_moves")
+
+
+def play(spec, state, move) -> None:
+    """Play the legal ``move`` in place: board, ``H_TO_MOVE``, ``H_PLY`` (+1), the incremental ``H_HASH`` and, when
+    the move ends the game (including the ply cap ``S_PLY_CAP``, a draw), ``H_WINNER``."""
+    _unspecialised("play")
+
+
+def random_move(spec, state, rng, out) -> int:
+    """A legal move drawn uniformly at random with the generator ``rng`` (uint64[4]), or -1 when the game is over.
+
+    Must give each legal move probability 1/n (a game may draw without listing); ``out`` is scratch space."""
+    _unspecialised("random_move")
+
+
+def move_code(spec, state, move, with_context) -> int:
+    """The code PPA and MAST learn a weight for (Cazenave 2015; 2016): in ``[0, spec[S_NUM_CODES])``, distinct for
+    the legal moves of a position.  With ``with_context``, the code also holds the move's surroundings (PPAF and
+    MASTF, Cazenave 2016 section 3), in ``[0, spec[S_NUM_CONTEXT_CODES])``."""
+    _unspecialised("move_code")
+
+
+def cell_owner(spec, state, cell) -> int:
+    """The player (0 or 1) whose piece is on ``cell``, or -1 when the cell is empty (spatial features' friend /
+    enemy / empty; Soemers et al. 2019)."""
+    _unspecialised("cell_owner")
+
+
+def move_from(spec, state, move) -> int:
+    """The cell ``move`` takes a piece from, or -1 for a placement or a pass."""
+    _unspecialised("move_from")
+
+
+def move_to(spec, state, move) -> int:
+    """The cell ``move`` puts a piece on (a domino's anchor), or -1 for a pass."""
+    _unspecialised("move_to")
+
+
+# ---- Python functions ------------------------------------------------------------------------------------------
+def make_spec(size, variant, **options):
+    """The immutable spec (int64 array) of the game at ``size`` with the variant bits and the game's options."""
+    _unspecialised("make_spec")
+
+
+def board_graph(spec):
+    """The board as a ``ppalib.games.graph.BoardGraph`` (cells, drawing coordinates, clockwise neighbours)."""
+    _unspecialised("board_graph")
+
+
+def move_to_str(spec, state, move) -> str:
+    """The move as people write it (e.g. ``a2-b3``)."""
+    _unspecialised("move_to_str")
+
+
+def render(spec, state) -> str:
+    """The position as text, first player's side at the bottom."""
+    _unspecialised("render")
+
+
+def hash_from_scratch(spec, state) -> int:
+    """The Zobrist hash recomputed from the position (tests compare it with play's incremental hash)."""
+    _unspecialised("hash_from_scratch")
+
+
+COMPILED = ("init_state", "legal_moves", "play", "random_move", "move_code", "cell_owner", "move_from", "move_to")
+PYTHON = ("make_spec", "board_graph", "move_to_str", "render", "hash_from_scratch")
+FUNCTIONS = COMPILED + PYTHON
