@@ -9,7 +9,8 @@ from . import CODE_VERSION
 
 
 def _perft(args) -> None:
-    from .games import make_game, perft_count
+    from .agents import perft_count
+    from .games import make_game
     game = make_game(args.game, args.size)
     for depth in range(args.depth + 1) if args.all else [args.depth]:
         start = time.perf_counter()

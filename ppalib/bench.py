@@ -12,7 +12,7 @@ Measured per game at one board size, single process, from the start position:
 * ``compile_cold_s`` / ``first_move_warm_s``: a fresh interpreter importing ppalib and playing one move of each
   agent kind, with an empty numba cache / with the cache filled (only with ``--compile``).
 * With ``--profile``, the cost of one playout move split into its parts, in ns: recorded random playouts from
-  the start are replayed, alone (``ns_play``) and with one more part done before each move (``agents/mcts.py``,
+  the start are replayed, alone (``ns_play``) and with one more part done before each move (``kernels/playout.py``,
   ``replay_with``): ``ns_uniform_draw`` (``random_move``, UCT's draw), ``ns_list_moves`` (the full legal-move
   list), ``ns_gibbs_draw`` (list, codes, weights and a weighted draw: PPA's step), plus
   ``plies_per_random_playout``; ``gibbs_vs_uniform_step`` = (gibbs + play) / (uniform + play) is what a Gibbs
@@ -33,7 +33,7 @@ import tempfile
 import time
 
 from ._rng import make_rng
-from .agents import make_agent, mcts_kernel, search
+from .agents import kernels_for, make_agent, search
 from .games import make_game
 
 OPENSPIEL_NAMES = {"breakthrough": ("breakthrough", lambda n: {"rows": n, "columns": n}),
@@ -54,7 +54,7 @@ def measure_profile(name: str, size: int, repeats: int, playouts: int = 300) -> 
     """Per playout move, the cost of each part (ns), in the positions of ``playouts`` random playouts."""
     import numpy as np
     game = make_game(name, size)
-    kernel = mcts_kernel(game)
+    kernel = kernels_for(game).playout
     rng = make_rng(2)
     root = game.initial_state()
     played, lengths = kernel.sample_playouts(game.spec, root, rng, playouts)
@@ -77,7 +77,7 @@ def measure_profile(name: str, size: int, repeats: int, playouts: int = 300) -> 
 def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: bool = True) -> list[dict]:
     game = make_game(name, size)
     root = game.initial_state()
-    kernel = mcts_kernel(game)
+    kernel = kernels_for(game).playout
     rows = []
 
     def row(agent, metric, value):
@@ -127,7 +127,7 @@ from ppalib.agents import make_agent, search
 from ppalib._rng import make_rng
 for name in {names!r}:
     game = make_game(name, {size})
-    for kind in ("uct", "ppa", "ppaf", "mast", "mastf"):
+    for kind in ("uct", "ppa", "ppaf", "mast", "mastf", "rave", "puct"):
         search(game, game.initial_state(), make_agent(kind, 10), make_rng(0))
 print(time.perf_counter() - start)
 """

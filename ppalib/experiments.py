@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Protocol
@@ -25,7 +25,7 @@ import pandas as pd
 
 from . import CODE_VERSION
 from ._rng import make_rng
-from .agents import AgentConfig, make_agent, mcts_kernel, search
+from .agents import AgentConfig, Searcher
 from .games import make_game
 from .games._common import H_TO_MOVE, H_WINNER
 from .store import ResultsStore, check_writable
@@ -104,13 +104,14 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
     game = make_game(condition.game, condition.size, **dict(condition.game_options))
     rng = make_rng(seed, int(condition.id, 16), game_index)
     agent_player = game_index % 2
+    # One searcher per player: with tree reuse each keeps its own tree over the game.
+    searchers = {agent_player: Searcher(game, condition.agent), 1 - agent_player: Searcher(game, condition.opponent)}
     state = game.initial_state()
     module = game.module
     moves = np.empty(game.max_moves, dtype=np.int64)
     played = []
     while module.legal_moves(game.spec, state, moves) > 0:
-        mover = condition.agent if state[H_TO_MOVE] == agent_player else condition.opponent
-        move = search(game, state, mover, rng)
+        move = searchers[int(state[H_TO_MOVE])].search(state, rng).move
         module.play(game.spec, state, move)
         played.append(move)
     plies = len(played)
@@ -120,10 +121,7 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
     return {
         "experiment": experiment, "condition_id": condition.id, "game_index": game_index,
         "game": condition.game, "size": condition.size,
-        "agent": a.kind, "agent_label": a.label, "agent_playouts": a.playouts, "agent_c": a.c,
-        "agent_alpha": a.alpha, "agent_k": a.k,
-        "opponent": o.kind, "opponent_label": o.label, "opponent_playouts": o.playouts, "opponent_c": o.c,
-        "opponent_alpha": o.alpha, "opponent_k": o.k,
+        **_agent_columns("agent", a), **_agent_columns("opponent", o),
         "agent_player": agent_player, "winner": winner, "agent_result": result, "plies": plies,
         "seed": seed, "seconds": time.perf_counter() - start, "code_version": CODE_VERSION,
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -132,6 +130,13 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
         "opponent_params": json.dumps(o.as_dict(), sort_keys=True),
         "moves": " ".join(map(str, played)),
     }
+
+
+def _agent_columns(role: str, agent: AgentConfig) -> dict:
+    """The store's per-agent columns; a parameter the kind does not have is NaN."""
+    params = agent.as_dict()
+    return {role: agent.kind, f"{role}_label": agent.label, f"{role}_playouts": agent.playouts,
+            **{f"{role}_{name}": float(params.get(name, math.nan)) for name in ("c", "alpha", "k")}}
 
 
 def play_batch(batch: list[tuple[Condition, int]], seed: int, experiment: str,
@@ -148,12 +153,18 @@ def play_batch(batch: list[tuple[Condition, int]], seed: int, experiment: str,
 
 
 def warm_up(conditions: Iterable[Condition]) -> None:
-    """Compile (or load from cache) the kernels the conditions need, once, in this process."""
-    games = {c: make_game(c.game, c.size, **dict(c.game_options)) for c in conditions}
-    for module_name in sorted({g.module.__name__ for g in games.values()}):
-        game = next(g for g in games.values() if g.module.__name__ == module_name)
-        mcts_kernel(game)
-        search(game, game.initial_state(), make_agent("uct", 1), make_rng(0))
+    """Compile (or load from the disk cache) every kernel the conditions use, once, in this process: one
+    one-iteration search per (game module, agent kind) of the grid, so workers forked or spawned later load
+    machine code instead of compiling it."""
+    done = set()
+    for condition in conditions:
+        game = make_game(condition.game, condition.size, **dict(condition.game_options))
+        for agent in (condition.agent, condition.opponent):
+            key = (game.module.__name__, agent.kind)
+            if key not in done:
+                done.add(key)
+                Searcher(game, replace(agent, playouts=1, seconds_per_move=None)).search(game.initial_state(),
+                                                                                         make_rng(0))
 
 
 class Executor(Protocol):

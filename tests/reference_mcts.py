@@ -21,17 +21,17 @@ def reward(winner: int, player: int) -> float:
 
 
 class ReferenceMCTS:
-    def __init__(self, game, rng, playouts, c, kind, alpha=1.0, k=1.0, features=False):
+    def __init__(self, game, rng, playouts, c, kind, alpha=1.0, k=1.0, with_context=False):
         self.game, self.rng, self.playouts, self.c = game, rng, playouts, c
-        self.kind, self.alpha, self.k, self.features = kind, alpha, k, features
-        self.ncodes = game.num_codes(features)
+        self.kind, self.alpha, self.k, self.with_context = kind, alpha, k, with_context
+        self.ncodes = game.num_codes(with_context)
 
     def legal(self, board):
         out = np.empty(self.game.max_moves, dtype=np.int64)
         return list(out[: self.game.module.legal_moves(self.game.spec, board, out)])
 
     def code(self, board, move):
-        return int(self.game.module.move_code(self.game.spec, board, move, self.features))
+        return int(self.game.module.move_code(self.game.spec, board, move, self.with_context))
 
     def play(self, board, move):
         self.game.module.play(self.game.spec, board, move)

@@ -1,5 +1,6 @@
 """Runner: determinism across executors, resume after kill -9, bad inputs, cache hits in a fresh process."""
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -66,10 +67,11 @@ def test_resume_after_kill_minus_nine_loses_and_duplicates_nothing(tmp_path):
 
 
 def test_kernel_loads_from_the_disk_cache_in_a_fresh_process():
-    code = ("from ppalib.games import make_game; from ppalib.agents import make_agent, search, mcts_kernel;"
-            "from ppalib._rng import make_rng; g = make_game('domineering', 5);"
+    code = ("from ppalib.games import make_game; from ppalib.agents import make_agent, search, kernels_for;"
+            "from ppalib import make_rng; g = make_game('domineering', 5);"
             "search(g, g.initial_state(), make_agent('ppa', 10), make_rng(0));"
-            "s = mcts_kernel(g).search.stats; print(sum(s.cache_hits.values()), sum(s.cache_misses.values()))")
+            "s = kernels_for(g).search.run_iterations.stats;"
+            "print(sum(s.cache_hits.values()), sum(s.cache_misses.values()))")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)  # fill the cache
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True)
     hits, misses = map(int, out.stdout.split())
@@ -86,8 +88,9 @@ BAD_INPUTS = [
     (lambda tmp: make_agent("uct", 10, c=-0.1), ValueError, "c=-0.1 is out of range"),
     (lambda tmp: make_agent("uct", 10, c=float("inf")), ValueError, "c=inf is out of range"),
     (lambda tmp: make_agent("mast", 10, k=float("nan")), ValueError, "k=nan is out of range"),
-    (lambda tmp: make_agent("uct", 10, alpha=0.5), ValueError, "alpha=0.5 is not a parameter of uct"),
-    (lambda tmp: make_agent("ppa", 10, temperature=1), ValueError, "unknown agent parameter"),
+    (lambda tmp: make_agent("uct", 10, alpha=0.5), ValueError, "unknown parameter(s) ['alpha'] for agent kind 'uct'"),
+    (lambda tmp: make_agent("ppa", 10, temperature=1), ValueError,
+     "unknown parameter(s) ['temperature'] for agent kind 'ppa'"),
     (lambda tmp: Condition("chess", 8, make_agent("uct", 1), make_agent("uct", 1)), ValueError,
      "game='chess' is unknown"),
     (lambda tmp: Condition("go", 25, make_agent("uct", 1), make_agent("uct", 1)), ValueError,
@@ -103,7 +106,7 @@ BAD_INPUTS = [
 
 @pytest.mark.parametrize("make,error,message", BAD_INPUTS, ids=[b[2] for b in BAD_INPUTS])
 def test_bad_input_raises_one_clear_error(tmp_path, make, error, message):
-    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(error, match=re.escape(message)):
         make(tmp_path)
 
 
@@ -135,20 +138,21 @@ def test_a_worker_with_other_code_refuses_to_play():
 
 
 def test_kernels_are_generated_from_the_sources_read_at_import(monkeypatch):
-    """Editing a kernel template during a run must not change (or break) what this process compiles: kernel()
-    uses the text read at import, so a template that exists only in that snapshot still loads."""
-    from ppalib import _jit
-    path = _jit.PACKAGE_DIR / "agents" / "snapshot_only.py"
+    """Editing a kernel template during a run must not change (or break) what this process compiles: the
+    specialiser uses the texts read at import, so a template that exists only in that snapshot still loads."""
+    from ppalib import _specialise
+    path = _specialise.KERNELS_DIR / "snapshot_only.py"
     assert not path.exists()
     source = ("from numba import njit\n"
-              "from ppalib.games import breakthrough as game  # <game-import>\n"
+              "from ppalib.games import contract as game  # <game-import>\n"
               "@njit(cache=False)\n"
               "def cells(spec):\n"
               "    return spec[2]\n")
-    monkeypatch.setitem(_jit._SOURCE_TEXT, path, source)
-    module = _jit.kernel("agents.snapshot_only", "domineering")
-    assert module.game.__name__ == "ppalib.games.domineering"
-    assert module.cells(np.arange(5)) == 2
+    monkeypatch.setitem(_specialise._SOURCE_TEXT, path, source)
+    monkeypatch.setattr(_specialise, "_LOADED", {})
+    package = _specialise.specialised("domineering")
+    assert package.snapshot_only.game.__name__ == "ppalib.games.domineering"
+    assert package.snapshot_only.cells(np.arange(5)) == 2
 
 
 def test_stored_moves_replay_to_the_stored_result(tmp_path):

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ppalib.games import GAMES, make_game, perft_count
+from ppalib.agents import perft_count
+from ppalib.games import GAMES, make_game
 from ppalib.games._common import H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_PLIES
 
 PERFT = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())["counts"]

@@ -6,7 +6,8 @@ import pytest
 from scipy.stats import binomtest
 
 from ppalib._rng import make_rng
-from ppalib.agents import make_agent, mcts_kernel, search
+from ppalib.agents import make_agent, search
+from ppalib.kernels import learning
 from ppalib.experiments import Condition, Experiment, run
 from ppalib.games import make_game
 from reference_mcts import ReferenceMCTS
@@ -27,14 +28,18 @@ def test_kernel_matches_literal_pseudocode_draw_for_draw(game_name, size, kind):
         root = game.play(root, game.legal_moves(root)[1])
     params = {"alpha": 0.5} if kind.startswith("ppa") else ({"k": 3.0} if kind.startswith("mast") else {})
     agent = make_agent(kind, 300, **params)
-    move, legal, visits, policy = search(game, root, agent, make_rng(7), return_details=True)
+    result = search(game, root, agent, make_rng(7), return_details=True)
+    move, visits, policy = result.move, result.visits, result.policy
     ref_kind = {"uct": "uniform", "ppa": "ppa", "ppaf": "ppa", "mast": "mast", "mastf": "mast"}[kind]
-    reference = ReferenceMCTS(game, make_rng(7), 300, 0.4, ref_kind, alpha=agent.alpha, k=agent.k,
-                              features=agent.features)
+    reference = ReferenceMCTS(game, make_rng(7), 300, 0.4, ref_kind, alpha=params.get("alpha", 1.0),
+                              k=params.get("k", 1.0), with_context=agent.with_context)
     ref_move, ref_visits, ref_policy = reference.search(root)
     assert move == ref_move
     np.testing.assert_array_equal(visits, ref_visits)
-    np.testing.assert_allclose(policy, ref_policy, rtol=0, atol=1e-12)
+    if kind == "uct":
+        assert policy.size == 0 and not ref_policy.any()
+    else:
+        np.testing.assert_allclose(policy, ref_policy, rtol=0, atol=1e-12)
     assert visits.sum() == 299  # the first playout creates the root entry and visits no root move
 
 
@@ -46,7 +51,6 @@ def test_ppa_adapt_on_a_hand_computed_position():
     A second ply by player 1 (the loser) changes nothing.  Then with that policy, a second adapt of the same
     ply: z = exp(5/6) + 5 exp(-1/6); policy[4] += 1 - exp(5/6)/z; others -= exp(-1/6)/z.
     """
-    kernel = mcts_kernel(make_game("domineering", 3))
     ncodes = 18
     policy = np.zeros(ncodes)
     weight = np.ones(ncodes)
@@ -57,14 +61,14 @@ def test_ppa_adapt_on_a_hand_computed_position():
     seq_chosen = np.array([4, 9 + 0])
     seq_off = np.array([0, 6, 12])
     seq_codes = np.array([0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14])
-    kernel.ppa_adapt(policy, weight, new_policy, mark, touched, 1, 1.0, 1.0,
+    learning.ppa_adapt(policy, weight, new_policy, mark, touched, 1, 1.0, 1.0,
                      seq_player, seq_chosen, seq_off, seq_codes, 2, 0)
     expected = np.zeros(ncodes)
     expected[:6] = -1 / 6
     expected[4] = 5 / 6
     np.testing.assert_allclose(policy, expected, atol=1e-15)
     np.testing.assert_allclose(weight, np.exp(expected), atol=1e-15)
-    kernel.ppa_adapt(policy, weight, new_policy, mark, touched, 2, 1.0, 1.0,
+    learning.ppa_adapt(policy, weight, new_policy, mark, touched, 2, 1.0, 1.0,
                      seq_player, seq_chosen, seq_off, seq_codes, 2, 0)
     z = math.exp(5 / 6) + 5 * math.exp(-1 / 6)
     second = expected.copy()
@@ -75,13 +79,12 @@ def test_ppa_adapt_on_a_hand_computed_position():
 
 def test_mast_weights_on_a_tiny_sequence():
     """MAST keeps wins/games per code; the winner's codes move towards 1, the loser's towards 0."""
-    kernel = mcts_kernel(make_game("domineering", 3))
     policy, weight = np.zeros(18), np.ones(18)
     wins, games = np.zeros(18), np.zeros(18)
     seq_player = np.array([0, 1, 0])
     seq_chosen = np.array([4, 10, 4])
-    kernel.mast_adapt(policy, weight, wins, games, 2.0, seq_player, seq_chosen, 3, 0)
-    kernel.mast_adapt(policy, weight, wins, games, 2.0, seq_player[:2], seq_chosen[:2], 2, 1)
+    learning.mast_adapt(policy, weight, wins, games, 2.0, seq_player, seq_chosen, 3, 0)
+    learning.mast_adapt(policy, weight, wins, games, 2.0, seq_player[:2], seq_chosen[:2], 2, 1)
     assert games[4] == 3 and wins[4] == 2 and policy[4] == pytest.approx(2 / 3)
     assert games[10] == 2 and wins[10] == 1 and policy[10] == pytest.approx(0.5)
     assert weight[4] == pytest.approx(math.exp(2.0 * 2 / 3))
@@ -152,7 +155,7 @@ def test_same_seed_same_search_different_seed_may_differ():
     agent = make_agent("ppa", 500)
     a = search(game, game.initial_state(), agent, make_rng(5), return_details=True)
     b = search(game, game.initial_state(), agent, make_rng(5), return_details=True)
-    assert a[0] == b[0] and np.array_equal(a[2], b[2]) and np.array_equal(a[3], b[3])
+    assert a.move == b.move and np.array_equal(a.visits, b.visits) and np.array_equal(a.policy, b.policy)
 
 
 @pytest.mark.parametrize("k", [710.0, 4096.0])
@@ -160,10 +163,9 @@ def test_mast_with_a_huge_k_samples_without_overflow(k):
     """exp(k * mean) overflows for k > 709 (the paper uses k up to 4096); the kernel samples the same
     distribution as exp(k * (mean - max)), so the search runs and its statistics stay finite."""
     game = make_game("misere_knightthrough", 6)
-    move, legal, visits, policy = search(game, game.initial_state(), make_agent("mast", 400, k=k), make_rng(2),
-                                         return_details=True)
-    assert move in set(legal.tolist())
-    assert np.isfinite(policy).all() and visits.sum() == 399
+    result = search(game, game.initial_state(), make_agent("mast", 400, k=k), make_rng(2), return_details=True)
+    assert result.move in set(result.moves.tolist())
+    assert np.isfinite(result.policy).all() and result.visits.sum() == 399
 
 
 def test_search_stops_at_positions_ended_by_the_ply_cap_even_when_their_hash_has_an_entry(tmp_path):

@@ -11,7 +11,8 @@
 import numpy as np
 import pytest
 
-from ppalib.games import make_game, perft_count
+from ppalib.agents import perft_count
+from ppalib.games import make_game
 
 pyspiel = pytest.importorskip("pyspiel")
 

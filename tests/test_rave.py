@@ -5,28 +5,33 @@ import numpy as np
 import pytest
 from scipy.stats import fisher_exact
 
-from ppalib._jit import kernel
 from ppalib._rng import make_rng
 from ppalib.agents import make_agent, search
 from ppalib.games import cashing_checks as cc
 from ppalib.games import make_game
 
-RAVE = kernel("agents.rave", "cashing_checks")
+from ppalib.kernels.learning import root_prefers_rave
+from ppalib.kernels.selection import rave_score
 
 
 def test_score_of_a_never_tried_move_is_the_maximum_result_blended_with_rave():
-    assert RAVE.move_score(0.0, 0.0, 0.0, 0.0, 10.0, 0.4, 700.0, True) == 1.0
+    assert rave_score(0.0, 0.0, 0.0, 0.0, 10.0, 0.4, 700.0, True) == 1.0
     a = math.sqrt(700 / (3 * 10 + 700))
-    assert RAVE.move_score(0.0, 0.0, 3.0, 4.0, 10.0, 0.4, 700.0, True) == pytest.approx((1 - a) * 1.0 + a * 0.75)
+    assert rave_score(0.0, 0.0, 3.0, 4.0, 10.0, 0.4, 700.0, True) == pytest.approx((1 - a) * 1.0 + a * 0.75)
 
 
 def test_score_of_a_tried_move_blends_uct_and_rave_with_a_from_the_entry_total():
     """A hand-made entry: t = 40 playouts; the move: 6 wins in 10, RAVE 15 wins in 20; c = 0.4, k = 700."""
     u = 0.6 + 0.4 * math.sqrt(math.log(40) / 10)
     a = math.sqrt(700 / (3 * 40 + 700))
-    assert RAVE.move_score(6.0, 10.0, 15.0, 20.0, 40.0, 0.4, 700.0, True) == pytest.approx((1 - a) * u + a * 0.75)
-    assert RAVE.move_score(6.0, 10.0, 15.0, 20.0, 40.0, 0.4, 700.0, False) == pytest.approx(u)
-    assert RAVE.move_score(6.0, 10.0, 15.0, 20.0, 40.0, 0.4, 0.0, True) == pytest.approx(u)  # k = 0: pure UCT
+    assert rave_score(6.0, 10.0, 15.0, 20.0, 40.0, 0.4, 700.0, True) == pytest.approx((1 - a) * u + a * 0.75)
+    assert rave_score(6.0, 10.0, 15.0, 20.0, 40.0, 0.4, 700.0, False) == pytest.approx(u)
+    assert rave_score(6.0, 10.0, 15.0, 20.0, 40.0, 0.4, 0.0, True) == pytest.approx(u)  # k = 0: pure UCT
+
+
+def _root(wins, visits, rave_wins, rave_visits):
+    """The pool layout of one entry: (wins, playouts) and (AMAF wins, AMAF playouts) side by side per move."""
+    return np.column_stack([wins, visits]).ravel(), np.column_stack([rave_wins, rave_visits]).ravel()
 
 
 def test_adaptive_switch_compares_playouts_of_optimistic_and_pessimistic_root_moves():
@@ -34,12 +39,16 @@ def test_adaptive_switch_compares_playouts_of_optimistic_and_pessimistic_root_mo
     visits = np.array([10.0, 10.0, 10.0])        # means 0.5, 0.2, 0.9
     rave_wins = np.array([8.0, 1.0, 5.0])
     rave_visits = np.array([10.0, 10.0, 10.0])   # RAVE 0.8 (optimistic), 0.1, 0.5 (both pessimistic)
-    assert not RAVE.root_prefers_rave(wins, visits, rave_wins, rave_visits, 0.0)   # 10 vs 20 playouts
+    assert not root_prefers_rave(*_root(wins, visits, rave_wins, rave_visits), 0, 3, 0.0, True)  # 10 vs 20
     visits[0] = 30.0
     wins[0] = 15.0
-    assert RAVE.root_prefers_rave(wins, visits, rave_wins, rave_visits, 0.0)       # 30 vs 20
+    assert root_prefers_rave(*_root(wins, visits, rave_wins, rave_visits), 0, 3, 0.0, True)      # 30 vs 20
     # With a margin of 0.35 only move 2 (0.5 vs 0.9) is outside it: pessimistic wins.
-    assert not RAVE.root_prefers_rave(wins, visits, rave_wins, rave_visits, 0.35)
+    assert not root_prefers_rave(*_root(wins, visits, rave_wins, rave_visits), 0, 3, 0.35, True)
+    # The margin on the optimism test only: moves 1 (0.1 < 0.2) and 2 are pessimistic, move 0 (0.8 > 0.5 + 0.25)
+    # optimistic: 30 vs 20 playouts.
+    assert root_prefers_rave(*_root(wins, visits, rave_wins, rave_visits), 0, 3, 0.25, False)
+    assert not root_prefers_rave(*_root(wins, visits, rave_wins, rave_visits), 0, 3, 0.35, False)
 
 
 def _optimal_matches(name, checks, agent, matches, seed):
@@ -74,8 +83,8 @@ def test_rave_helps_at_blind_and_hurts_at_stale_dated_and_adaptive_follows():
 def test_rave_usage_rate_is_respected():
     game = make_game("blind_cashing_checks", 20, turns=10, komi=5)
     for rate in (0.0, 0.3, 1.0):
-        _, _, _, used = search(game, game.initial_state(), make_agent("rave", 2000, rave_rate=rate), make_rng(1),
-                               return_details=True)
+        used = search(game, game.initial_state(), make_agent("rave", 2000, rave_rate=rate), make_rng(1),
+                      return_details=True).rave_used
         assert used[0] / used[1] == pytest.approx(rate, abs=0.05)
 
 
@@ -91,5 +100,5 @@ def test_bad_rave_parameters(params, message):
 
 
 def test_rave_parameters_belong_to_rave_only():
-    with pytest.raises(ValueError, match="k_rave=100.0 is not a parameter of uct"):
+    with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['k_rave'\] for agent kind 'uct'"):
         make_agent("uct", 100, k_rave=100)

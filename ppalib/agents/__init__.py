@@ -1,188 +1,429 @@
-"""Agents: validated configurations and the search call, generic over games.
+"""Agents: one small frozen config per agent kind, and the search front that runs the one compiled loop.
 
-=========  =================================================  ===================================
-kind       playouts                                            parameters
-=========  =================================================  ===================================
-``uct``    uniform random (seed 000 Algorithm 7)               ``c``
-``ppa``    Gibbs on exp(policy), PPA adapt (Algorithm 4)       ``c``, ``alpha``
-``ppaf``   as ppa, with feature move codes (seed 000 sec. 3)   ``c``, ``alpha``
-``mast``   Gibbs on exp(k * mean), MAST adapt (Algorithm 5)    ``c``, ``k``
-``mastf``  as mast, with feature move codes                    ``c``, ``k``
-``rave``   uniform; UCT + RAVE, by rate or adaptive (seed 001)  ``c``, ``k_rave``, ``rave_rate``,
-                                                               ``adaptive``, ``margin``
-=========  =================================================  ===================================
+=========  ============================================================  =========================================
+kind       what it is                                                    parameters (besides the common ones)
+=========  ============================================================  =========================================
+``uct``    UCT, uniform playouts (Cazenave 2015, Alg. 7)                 ``c``
+``ppa``    Gibbs playouts on exp(policy), PPA adapt (Cazenave 2015,      ``c``, ``alpha``
+           Alg. 3-4)
+``ppaf``   PPA on move codes with context (Cazenave 2016, section 3)     ``c``, ``alpha``
+``mast``   Gibbs playouts on exp(k * mean), MAST (Cazenave 2016, Alg. 5)  ``c``, ``k``
+``mastf``  MAST on move codes with context (Cazenave 2016)               ``c``, ``k``
+``rave``   UCT + RAVE, by rate or adaptive (Mehat & Vittaut 2013)        ``c``, ``k_rave``, ``rave_rate``,
+                                                                         ``adaptive``, ``margin``,
+                                                                         ``margin_both_sides``
+``puct``   PUCT with priors, first playout move from the prior           ``c``, ``prior_first_playout_move``
+           (Soemers, Piette & Browne 2019, section III)
+=========  ============================================================  =========================================
 
-The first five share the kernel in ``mcts.py``, RAVE has ``rave.py``.  ``c`` defaults to 0.4 and ``alpha`` to
-1.0 (seed 004); ``k`` for MAST has no default in the papers (it is swept), we use 1.0.  RAVE: ``k_rave`` 700
-(seed 001's choice after Figure 2), ``rave_rate`` 1 (RAVE at every choice), ``adaptive`` off, ``margin`` 0
-(in reward units: results are 0, 0.5, 1).
+Common parameters: ``playouts`` (iterations per move), ``seconds_per_move`` (a thinking-time budget: the search
+stops when the time is spent or ``playouts`` iterations are done; ``None``, the default, keeps iteration budgets,
+which are deterministic), ``tree_reuse`` (keep the statistics of the position reached between the moves of a game;
+off by default: the 2015 and 2016 papers empty the table every search).
+
+Defaults: ``c`` 0.4 and ``alpha`` 1.0 (Cazenave 2015); ``k`` for MAST has no default in the papers (it is swept),
+we use 1.0; RAVE: ``k_rave`` 700 (Mehat & Vittaut's choice after their Figure 2), ``rave_rate`` 1, ``adaptive``
+off, ``margin`` 0 (in reward units: results are 0, 0.5, 1); PUCT: ``c`` = sqrt(2) (Soemers et al. 2019).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+import time
+import typing
+from dataclasses import asdict, dataclass, field, fields
+from typing import ClassVar
 
 import numpy as np
 
-from .._jit import kernel
+from .._rng import make_rng
+from .._specialise import specialised
 from ..games import Game
-from ..games._common import S_NUM_CODES
+from ..kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, new_learner
+from ..kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_RAVE
+from ..kernels.settings import PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST, PLAYOUT_UNIFORM, SearchSettings, search_settings
+from ..kernels.tree import initial_sizes, new_tree
 
-AGENT_KINDS = ("uct", "ppa", "ppaf", "mast", "mastf", "rave")
-_PLAYOUT_KIND = {"uct": 0, "ppa": 1, "ppaf": 1, "mast": 2, "mastf": 2, "rave": 0}
-_USES = {"uct": (), "ppa": ("alpha",), "ppaf": ("alpha",), "mast": ("k",), "mastf": ("k",),
-         "rave": ("k_rave", "rave_rate", "adaptive", "margin")}
-_RAVE_DEFAULTS = {"k_rave": 700.0, "rave_rate": 1.0, "adaptive": False, "margin": 0.0}
 MAX_PLAYOUTS = 10_000_000
+# Iterations a time-budgeted search runs between two looks at the clock (then adapted to about 10 ms).
+_FIRST_CHUNK = 16
 
 
-def _check_number(name: str, value, low: float, allow_equal_low: bool) -> float:
+def _check_number(name: str, value, low: float, allow_equal_low: bool, high: float = math.inf) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number, got {value!r}")
     value = float(value)
-    if math.isnan(value) or math.isinf(value) or value < low or (value == low and not allow_equal_low):
+    if math.isnan(value) or math.isinf(value) or value < low or (value == low and not allow_equal_low) \
+            or value > high:
         bound = f">= {low}" if allow_equal_low else f"> {low}"
+        if high < math.inf:
+            bound += f" and <= {high}"
         raise ValueError(f"{name}={value} is out of range: allowed finite values {bound}")
     return value
 
 
+def _check_bool(name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 @dataclass(frozen=True)
 class AgentConfig:
-    """One agent: its kind and parameters.  Immutable; use ``make_agent`` to build a validated one.
-
-    playouts: iterations per move searched (>= 1).  c: UCT exploration constant (>= 0).
-    alpha: PPA/PPAF learning rate (>= 0).  k: MAST/MASTF Gibbs factor (>= 0).
-    Parameters the kind does not use are stored at their defaults, so equal agents compare equal.
-    """
-    kind: str
+    """What every agent has; subclasses add their kind's parameters.  Immutable and validated on creation;
+    build one with ``make_agent``.  Equal agents compare equal and have equal ``as_dict()``."""
     playouts: int
-    c: float = 0.4
-    alpha: float = 1.0
-    k: float = 1.0
-    k_rave: float = 700.0
-    rave_rate: float = 1.0
-    adaptive: bool = False
-    margin: float = 0.0
+    seconds_per_move: float | None = None
+    tree_reuse: bool = False
+    kind: ClassVar[str] = ""
+    # Parameters every agent of the first three papers carried (and so hashed into the committed condition ids)
+    # at these values even when unused; ``as_dict`` writes them so that those ids never change.
+    _LEGACY_FIELDS: ClassVar[dict] = {"alpha": 1.0, "k": 1.0}
 
     def __post_init__(self):
-        if self.kind not in AGENT_KINDS:
-            raise ValueError(f"agent kind={self.kind!r} is unknown; known kinds: {', '.join(AGENT_KINDS)}")
         if isinstance(self.playouts, bool) or not isinstance(self.playouts, (int, np.integer)):
             raise TypeError(f"playouts must be an integer, got {self.playouts!r}")
         if not 1 <= self.playouts <= MAX_PLAYOUTS:
             raise ValueError(f"playouts={self.playouts} is out of range: allowed 1..{MAX_PLAYOUTS}")
         object.__setattr__(self, "playouts", int(self.playouts))
-        object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
-        object.__setattr__(self, "alpha", _check_number("alpha", self.alpha, 0.0, True))
-        object.__setattr__(self, "k", _check_number("k", self.k, 0.0, True))
-        if "alpha" not in _USES[self.kind] and self.alpha != 1.0:
-            raise ValueError(f"alpha={self.alpha} is not a parameter of {self.kind} (only of ppa, ppaf)")
-        if "k" not in _USES[self.kind] and self.k != 1.0:
-            raise ValueError(f"k={self.k} is not a parameter of {self.kind} (only of mast, mastf; PPA uses k = 1)")
-        object.__setattr__(self, "k_rave", _check_number("k_rave", self.k_rave, 0.0, True))
-        object.__setattr__(self, "margin", _check_number("margin", self.margin, 0.0, True))
-        rate = _check_number("rave_rate", self.rave_rate, 0.0, True)
-        if rate > 1.0:
-            raise ValueError(f"rave_rate={rate} is out of range: allowed 0..1")
-        object.__setattr__(self, "rave_rate", rate)
-        if not isinstance(self.adaptive, (bool, np.bool_)):
-            raise TypeError(f"adaptive must be True or False, got {self.adaptive!r}")
-        object.__setattr__(self, "adaptive", bool(self.adaptive))
-        if self.kind != "rave":
-            for name, default in _RAVE_DEFAULTS.items():
-                if getattr(self, name) != default:
-                    raise ValueError(f"{name}={getattr(self, name)} is not a parameter of {self.kind} (only of rave)")
+        if self.seconds_per_move is not None:
+            object.__setattr__(self, "seconds_per_move",
+                               _check_number("seconds_per_move", self.seconds_per_move, 0.0, False, 86_400.0))
+        object.__setattr__(self, "tree_reuse", _check_bool("tree_reuse", self.tree_reuse))
+        self.validate()
+
+    def validate(self) -> None:
+        """Check and normalise the kind's own parameters (subclasses)."""
+
+    def search_settings(self) -> SearchSettings:
+        raise NotImplementedError  # every registered kind defines it
 
     @property
-    def features(self) -> bool:
-        return self.kind.endswith("f")
+    def with_context(self) -> bool:
+        """Whether PPA/MAST learn on move codes with context (PPAF, MASTF)."""
+        return False
 
     @property
     def label(self) -> str:
-        """Short name as in the papers' tables, e.g. ``PPAF(0.32)``, ``MAST(8)``, ``UCT``."""
-        if self.kind in ("ppa", "ppaf"):
-            return f"{self.kind.upper()}({self.alpha:g})"
-        if self.kind in ("mast", "mastf"):
-            return f"{self.kind.upper()}({self.k:g})"
-        if self.kind == "rave":
-            if self.adaptive:
-                return f"ARAVE(k={self.k_rave:g}, margin={self.margin:g})"
-            return f"RAVE(k={self.k_rave:g}, rate={self.rave_rate:g})"
-        return "UCT"
+        return self.kind.upper()
 
     def as_dict(self) -> dict:
-        """All parameters; RAVE's only for RAVE agents, so other agents keep the identifiers they always had."""
-        params = asdict(self)
-        if self.kind != "rave":
-            for name in _RAVE_DEFAULTS:
-                del params[name]
+        """Every parameter, with the kind: what identifies the agent in a condition id.  New common parameters
+        appear only when set, so the agents of the committed results keep their ids."""
+        params = {"kind": self.kind, **self._LEGACY_FIELDS, **asdict(self)}
+        if params["seconds_per_move"] is None:
+            del params["seconds_per_move"]
+        if not params["tree_reuse"]:
+            del params["tree_reuse"]
         return params
 
 
+@dataclass(frozen=True)
+class UCT(AgentConfig):
+    """UCT with uniform playouts, as written in Cazenave 2015, Algorithm 7 (unvisited moves first, in list order)."""
+    c: float = 0.4
+    kind: ClassVar[str] = "uct"
+
+    def validate(self):
+        object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
+
+    def search_settings(self):
+        return search_settings(SELECT_UCB1, PLAYOUT_UNIFORM, LEARN_NONE, c=self.c)
+
+
+@dataclass(frozen=True)
+class PPA(AgentConfig):
+    """Playout Policy Adaptation (Cazenave 2015, Alg. 3-4): Gibbs playouts on exp(policy[code]), the policy learned
+    from the winner's moves after every iteration with rate ``alpha``."""
+    c: float = 0.4
+    alpha: float = 1.0
+    kind: ClassVar[str] = "ppa"
+    _LEGACY_FIELDS: ClassVar[dict] = {"k": 1.0}
+
+    def validate(self):
+        object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
+        object.__setattr__(self, "alpha", _check_number("alpha", self.alpha, 0.0, True))
+
+    def search_settings(self):
+        return search_settings(SELECT_UCB1, PLAYOUT_GIBBS, LEARN_PPA, c=self.c, alpha=self.alpha, k=1.0,
+                               with_context=self.with_context)
+
+    @property
+    def label(self):
+        return f"{self.kind.upper()}({self.alpha:g})"
+
+
+@dataclass(frozen=True)
+class PPAF(PPA):
+    """PPA on move codes with context (Cazenave 2016, section 3)."""
+    kind: ClassVar[str] = "ppaf"
+
+    @property
+    def with_context(self):
+        return True
+
+
+@dataclass(frozen=True)
+class MAST(AgentConfig):
+    """Move-Average Sampling Technique (Cazenave 2016, Alg. 5): Gibbs playouts on exp(k * mean result of the code)."""
+    c: float = 0.4
+    k: float = 1.0
+    kind: ClassVar[str] = "mast"
+    _LEGACY_FIELDS: ClassVar[dict] = {"alpha": 1.0}
+
+    def validate(self):
+        object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
+        object.__setattr__(self, "k", _check_number("k", self.k, 0.0, True))
+
+    def search_settings(self):
+        return search_settings(SELECT_UCB1, PLAYOUT_GIBBS, LEARN_MAST, c=self.c, k=self.k,
+                               with_context=self.with_context)
+
+    @property
+    def label(self):
+        return f"{self.kind.upper()}({self.k:g})"
+
+
+@dataclass(frozen=True)
+class MASTF(MAST):
+    """MAST on move codes with context (Cazenave 2016)."""
+    kind: ClassVar[str] = "mastf"
+
+    @property
+    def with_context(self):
+        return True
+
+
+@dataclass(frozen=True)
+class RAVE(AgentConfig):
+    """UCT + RAVE (Mehat & Vittaut 2013, section 2), RAVE used for a fraction ``rave_rate`` of the selections
+    (section 6), or adaptive RAVE (section 7): before each descent the root decides, from its moves' observed and
+    AMAF means and the ``margin``, whether the whole descent uses RAVE.  ``margin_both_sides``: the margin widens
+    both the optimism and the pessimism test (True, the default) or only the optimism test (the reading of the
+    paper's Figure 4 caption, "a margin for judging RAVE too optimistic").  ``rave_rate = 0`` is the paper's
+    player without RAVE (untried moves scored at the maximum, random tie-break)."""
+    c: float = 0.4
+    k_rave: float = 700.0
+    rave_rate: float = 1.0
+    adaptive: bool = False
+    margin: float = 0.0
+    margin_both_sides: bool = True
+    kind: ClassVar[str] = "rave"
+
+    def validate(self):
+        object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
+        object.__setattr__(self, "k_rave", _check_number("k_rave", self.k_rave, 0.0, True))
+        object.__setattr__(self, "rave_rate", _check_number("rave_rate", self.rave_rate, 0.0, True, 1.0))
+        object.__setattr__(self, "adaptive", _check_bool("adaptive", self.adaptive))
+        object.__setattr__(self, "margin", _check_number("margin", self.margin, 0.0, True))
+        object.__setattr__(self, "margin_both_sides", _check_bool("margin_both_sides", self.margin_both_sides))
+
+    def search_settings(self):
+        return search_settings(SELECT_UCB1_RAVE, PLAYOUT_UNIFORM, LEARN_NONE, c=self.c, k_rave=self.k_rave,
+                               rave_rate=self.rave_rate, adaptive=self.adaptive, margin=self.margin,
+                               margin_both_sides=self.margin_both_sides)
+
+    @property
+    def label(self):
+        if self.adaptive:
+            sides = "" if self.margin_both_sides else ", optimism only"
+            return f"ARAVE(k={self.k_rave:g}, margin={self.margin:g}{sides})"
+        return f"RAVE(k={self.k_rave:g}, rate={self.rave_rate:g})"
+
+    def as_dict(self):
+        params = super().as_dict()
+        if params["margin_both_sides"]:
+            del params["margin_both_sides"]
+        return params
+
+
+@dataclass(frozen=True)
+class PUCT(AgentConfig):
+    """PUCT selection with priors from a policy, computed once per entry and stored with it (Soemers, Piette &
+    Browne 2019, eq. 4), ``c`` = the paper's C.  Until spatial features are in, the prior is the softmax of
+    per-move-code logits given to ``search`` (uniform without them).  ``prior_first_playout_move``: the playout's
+    first move is drawn from the new entry's priors, the rest uniformly (the paper's section III-B); else uniform."""
+    c: float = math.sqrt(2.0)
+    prior_first_playout_move: bool = True
+    kind: ClassVar[str] = "puct"
+    _LEGACY_FIELDS: ClassVar[dict] = {}
+
+    def validate(self):
+        object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
+        object.__setattr__(self, "prior_first_playout_move",
+                           _check_bool("prior_first_playout_move", self.prior_first_playout_move))
+
+    def search_settings(self):
+        playout = PLAYOUT_PRIOR_FIRST if self.prior_first_playout_move else PLAYOUT_UNIFORM
+        return search_settings(SELECT_PUCT, playout, LEARN_NONE, c=self.c)
+
+    @property
+    def label(self):
+        return f"PUCT({self.c:.3g})"
+
+
+#: The registry: agent kind -> its config class.
+AGENTS: dict[str, type[AgentConfig]] = {cls.kind: cls for cls in (UCT, PPA, PPAF, MAST, MASTF, RAVE, PUCT)}
+AGENT_KINDS = tuple(AGENTS)
+
+
+def parameters_of(kind: str) -> dict[str, type]:
+    """The parameters of ``kind`` (besides ``playouts``) and their declared types, for the CLI and notebooks."""
+    hints = typing.get_type_hints(_agent_class(kind))
+    return {f.name: hints[f.name] for f in fields(_agent_class(kind)) if f.name != "playouts"}
+
+
+def _agent_class(kind) -> type[AgentConfig]:
+    if not isinstance(kind, str) or kind not in AGENTS:
+        raise ValueError(f"agent kind={kind!r} is unknown; known kinds: {', '.join(AGENTS)}")
+    return AGENTS[kind]
+
+
 def make_agent(kind: str, playouts: int, **params) -> AgentConfig:
-    """Validated agent; unknown parameter names are an error naming them."""
-    allowed = {"c", "alpha", "k", *_RAVE_DEFAULTS}
+    """A validated agent of ``kind``; a parameter the kind does not have is an error naming it."""
+    cls = _agent_class(kind)
+    allowed = set(parameters_of(kind))
     unknown = set(params) - allowed
     if unknown:
-        raise ValueError(f"unknown agent parameter(s) {sorted(unknown)}; allowed: {sorted(allowed)}")
-    return AgentConfig(kind=kind, playouts=playouts, **params)
+        raise ValueError(f"unknown parameter(s) {sorted(unknown)} for agent kind {kind!r}; "
+                         f"its parameters: {sorted(allowed)}")
+    return cls(playouts=playouts, **params)
+
+
+def agent_from_params(params: dict) -> AgentConfig:
+    """The agent a stored ``as_dict()`` describes (the inverse of ``as_dict``, legacy fields included)."""
+    params = dict(params)
+    kind = params.pop("kind")
+    cls = _agent_class(kind)
+    for name, value in cls._LEGACY_FIELDS.items():
+        if params.get(name, value) != value:
+            raise ValueError(f"{name}={params[name]} is not a parameter of {kind}")
+        params.pop(name, None)
+    playouts = params.pop("playouts")
+    return make_agent(kind, playouts, **params)
+
+
+# ---- search ------------------------------------------------------------------------------------------------------
+@dataclass
+class SearchResult:
+    """One search, the same shape for every kind.
+
+    move: the move to play (the most visited root move, the first in list order on ties).
+    moves, visits: the root's legal moves in list order and their playouts (float64).
+    iterations: iterations run in this search (with a time budget: how many the time allowed).
+    seconds: wall-clock time of the search.
+    policy: the playout policy learned in this search, one value per move code (PPA, MAST), else empty.
+    rave_used: [RAVE-using descents or selections, all of them] (RAVE), else zeros.
+    """
+    move: int
+    moves: np.ndarray
+    visits: np.ndarray
+    iterations: int
+    seconds: float
+    policy: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    rave_used: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
 
 
 def _module_name(game: Game) -> str:
     return game.module.__name__.rsplit(".", 1)[1]
 
 
-def mcts_kernel(game: Game):
-    """The compiled MCTS kernel module specialised to ``game``'s module."""
-    return kernel("agents.mcts", _module_name(game))
+def kernels_for(game: Game):
+    """The kernel package specialised to ``game``'s module (``.search``, ``.playout``, ``.nrpa``, ``.perft``)."""
+    return specialised(_module_name(game))
 
 
-def search(game: Game, state: np.ndarray, agent: AgentConfig, rng: np.ndarray, *,
-           return_details: bool = False):
-    """The move ``agent`` plays in ``state``; with ``return_details``, also the legal moves, their root playouts
-    and the final policy (RAVE: the counts of RAVE-using choices and of all choices).
+class Searcher:
+    """Searches positions of one game for one agent; with ``tree_reuse`` it keeps its tree between the searches
+    (the moves of one game: make one Searcher per player per game)."""
 
-    ``rng`` is a uint64[4] generator state (``ppalib._rng.make_rng``) advanced in place.
-    """
-    if rng.dtype != np.uint64 or rng.shape != (4,):
-        raise ValueError("rng must be a uint64[4] state from ppalib._rng.make_rng")
-    legal = game.legal_moves(state)
-    if legal.size == 0:
-        raise ValueError("search needs a position where the game is not over")
-    visits = np.zeros(game.max_moves, dtype=np.float64)
-    if agent.kind == "rave":
-        used = np.zeros(2, dtype=np.int64)
-        move = kernel("agents.rave", _module_name(game)).search(
-            game.spec, state, rng, agent.playouts, agent.c, agent.k_rave, agent.rave_rate, agent.adaptive,
-            agent.margin, visits, used)
-        if return_details:
-            return int(move), legal, visits[: legal.size].copy(), used
-        return int(move)
-    module = mcts_kernel(game)
-    policy = np.zeros(game.num_codes(agent.features) if return_details else 0, dtype=np.float64)
-    move = module.search(game.spec, state, rng, agent.playouts, agent.c, _PLAYOUT_KIND[agent.kind],
-                         agent.alpha, agent.k, agent.features, visits, policy)
-    if return_details:
-        return int(move), legal, visits[: legal.size].copy(), policy
-    return int(move)
+    def __init__(self, game: Game, agent: AgentConfig):
+        if not isinstance(agent, AgentConfig):
+            raise TypeError(f"agent must be an agent config (see ppalib.agents.make_agent), got {agent!r}")
+        self.game = game
+        self.agent = agent
+        self.settings = agent.search_settings()
+        self.kernels = kernels_for(game).search
+        self.tree = None
+
+    def _new_tree(self, iterations: int):
+        capacity, pool = initial_sizes(iterations, self.game.max_moves)
+        return new_tree(capacity, pool, self.settings.selection == SELECT_UCB1_RAVE,
+                        self.settings.selection == SELECT_PUCT)
+
+    def search(self, state: np.ndarray, rng: np.ndarray, prior_logits: np.ndarray | None = None) -> SearchResult:
+        """Search ``state`` (not modified) drawing from ``rng`` (uint64[4] from ``make_rng``, advanced in place)."""
+        if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (4,):
+            raise ValueError("rng must be a uint64[4] state from ppalib.make_rng")
+        game, agent, settings = self.game, self.agent, self.settings
+        state = np.ascontiguousarray(state, dtype=np.int64)
+        legal = game.legal_moves(state)
+        if legal.size == 0:
+            raise ValueError("search needs a position where the game is not over")
+        if prior_logits is None:
+            prior_logits = np.zeros(0)
+        elif len(prior_logits) != game.num_codes(settings.with_context):
+            raise ValueError(f"prior_logits has {len(prior_logits)} values; the game has "
+                             f"{game.num_codes(settings.with_context)} move codes")
+        start = time.perf_counter()
+        budget = agent.playouts
+        if agent.tree_reuse and self.tree is not None:
+            tree = self.kernels.retain_subtree(game.spec, state, self.tree)
+        else:
+            tree = self._new_tree(budget if agent.seconds_per_move is None else 1024)
+        learner = new_learner(game.num_codes(settings.with_context) if settings.learning != LEARN_NONE else 0,
+                              settings.learning)
+        rave_used = np.zeros(2, dtype=np.int64)
+        prior_logits = np.ascontiguousarray(prior_logits, dtype=np.float64)
+        if agent.seconds_per_move is None:
+            tree = self.kernels.run_iterations(game.spec, state, rng, tree, learner, settings, budget, prior_logits,
+                                               rave_used)
+            done = budget
+        else:
+            done, chunk = 0, _FIRST_CHUNK
+            deadline = start + agent.seconds_per_move
+            while done < budget:
+                step = min(chunk, budget - done)
+                chunk_start = time.perf_counter()
+                tree = self.kernels.run_iterations(game.spec, state, rng, tree, learner, settings, step,
+                                                   prior_logits, rave_used)
+                done += step
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                per_iteration = (now - chunk_start) / step
+                chunk = max(1, min(int(0.01 / per_iteration) if per_iteration > 0 else 4 * chunk,
+                                   int((deadline - now) / per_iteration) + 1 if per_iteration > 0 else chunk))
+        visits = np.zeros(game.max_moves, dtype=np.float64)
+        move, count = self.kernels.root_visits(state, tree, visits)
+        self.tree = tree if agent.tree_reuse else None
+        policy = learner.policy.copy() if settings.learning != LEARN_NONE else np.zeros(0)
+        return SearchResult(int(move), legal, visits[:count].copy(), int(done), time.perf_counter() - start,
+                            policy, rave_used)
+
+
+def search(game: Game, state: np.ndarray, agent: AgentConfig, rng: np.ndarray, *, return_details: bool = False,
+           prior_logits: np.ndarray | None = None):
+    """The move ``agent`` plays in ``state`` (a fresh tree: for tree reuse, keep a ``Searcher``); with
+    ``return_details``, the whole ``SearchResult``.  ``rng`` is a uint64[4] state from ``make_rng``, advanced."""
+    result = Searcher(game, agent).search(state, rng, prior_logits)
+    return result if return_details else result.move
 
 
 def nrpa_search(spec: np.ndarray, module_name: str, level: int, iterations: int = 100, alpha: float = 1.0,
                 rng: np.ndarray | None = None, root: np.ndarray | None = None) -> tuple[float, np.ndarray]:
-    """NRPA (seed 000, Algorithms 1-2) on the single-player problem ``ppalib.games.<module_name>``.
+    """NRPA (Rosin 2011; Cazenave 2016, Algorithms 1-2) on the single-player problem ``ppalib.games.<module_name>``.
 
     Returns (best score, best move sequence).  ``level`` >= 1; ``iterations`` per level (Rosin: 100).
     """
-    from .._rng import make_rng
+    from ..games._common import S_NUM_CODES
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 6:
         raise ValueError(f"level={level!r} is out of range: allowed 1..6")
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise ValueError(f"iterations={iterations!r} is out of range: allowed >= 1")
     alpha = _check_number("alpha", alpha, 0.0, True)
-    module = kernel("agents.nrpa", module_name)
+    module = specialised(module_name).nrpa
     rng = make_rng(0) if rng is None else rng
-    game_module = module.game
-    root = game_module.init_state(spec) if root is None else root
+    root = module.game.init_state(spec) if root is None else root
 
     def nested(level, policy):
         if level == 1:
@@ -200,4 +441,14 @@ def nrpa_search(spec: np.ndarray, module_name: str, level: int, iterations: int 
     return nested(level, np.zeros(int(spec[S_NUM_CODES]), dtype=np.float64))
 
 
-__all__ = ["AGENT_KINDS", "AgentConfig", "make_agent", "search", "mcts_kernel", "nrpa_search"]
+def perft_count(game: Game, depth: int, state: np.ndarray | None = None) -> int:
+    """Number of positions exactly ``depth`` plies from ``state`` (default: the start position)."""
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
+        raise ValueError(f"depth={depth!r} must be an integer >= 0")
+    root = game.initial_state() if state is None else np.ascontiguousarray(state, dtype=np.int64)
+    return int(kernels_for(game).perft.perft(game.spec, root, int(depth)))
+
+
+__all__ = ["AGENTS", "AGENT_KINDS", "AgentConfig", "UCT", "PPA", "PPAF", "MAST", "MASTF", "RAVE", "PUCT",
+           "make_agent", "agent_from_params", "parameters_of", "Searcher", "SearchResult", "search", "kernels_for",
+           "nrpa_search", "perft_count", "make_rng"]

@@ -1,21 +1,12 @@
 """The games: a registry of names and a thin, validated Python front over the numba modules.
 
-Every game module (``breakthrough``, ``domineering``, ``go``) offers the same functions over plain int64
-arrays (see ``_common`` for the layout):
-
-========================================  ==============================================================
-``make_spec(size, variant) -> spec``      immutable description of the game at one size (Python)
-``init_state(spec) -> state``             start position
-``legal_moves(spec, state, out) -> n``    legal moves into ``out[:n]``, deterministic order; 0 iff over
-``play(spec, state, move)``               play a legal move in place (hash, side to move, result)
-``random_move(spec, state, rng, out)``    a uniformly random legal move, -1 iff over (uniform playouts)
-``move_code(spec, state, move, feat)``    PPA/MAST move code (PPAF/MASTF code when ``feat``)
-``move_to_str / render``                  text for people (Python)
-``board_coordinates(spec)``               (row, col) per cell: the board graph for spatial features
-========================================  ==============================================================
-
-Side to move, result and hash are header slots of the state (``H_TO_MOVE``, ``H_WINNER``, ``H_HASH``).
-Agents are written once against this interface and specialised per module by ``ppalib._jit``.
+Every game module offers the functions of the game contract, ``ppalib.games.contract`` (written there once, with
+their documentation), over plain int64 arrays (layout in ``_common``): ``make_spec``, ``init_state``,
+``legal_moves``, ``play``, ``random_move``, ``move_code``, ``cell_owner``, ``move_from``, ``move_to``,
+``board_graph``, ``move_to_str``, ``render``, ``hash_from_scratch``.  Side to move, result and hash are header
+slots of the state (``H_TO_MOVE``, ``H_WINNER``, ``H_HASH``).  The kernels (``ppalib.kernels``) are written once
+against the contract and specialised per game module by ``ppalib._specialise``; this room imports nothing else
+of ppalib.
 """
 from __future__ import annotations
 
@@ -191,12 +182,3 @@ def make_game(name: str, size: int, **options) -> Game:
 
 __all__ = ["GAMES", "PAPER_GAMES", "Game", "GameRule", "make_game", "check_game_name", "DRAW"]
 
-
-def perft_count(game: Game, depth: int, state: np.ndarray | None = None) -> int:
-    """Number of positions exactly ``depth`` plies from ``state`` (default: the start position)."""
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
-        raise ValueError(f"depth={depth!r} must be an integer >= 0")
-    from .._jit import kernel
-    root = game.initial_state() if state is None else np.ascontiguousarray(state, dtype=np.int64)
-    module = kernel("games.perft", game.module.__name__.rsplit(".", 1)[1])
-    return int(module.perft(game.spec, root, int(depth)))

@@ -1,6 +1,6 @@
-"""Nested Rollout Policy Adaptation (Rosin 2011; seed 000, Algorithms 1 and 2) for single-player problems.
+"""Nested Rollout Policy Adaptation (Rosin 2011; as written in Cazenave 2016, Algorithms 1 and 2) for single-player problems.
 
-A template specialised per problem module like ``mcts.py`` (see ``ppalib._jit``); call it through
+A template specialised per problem module (see ``ppalib._specialise``); call it through
 ``ppalib.agents.nrpa_search``.  Level 0 is a playout choosing moves with probability proportional to
 ``exp(policy[code(move)])``; level l runs ``iterations`` searches of level l - 1, keeps the best sequence
 (ties go to the newer sequence: ``result >= bestScore``), and after each one adapts the policy towards it with
@@ -18,7 +18,7 @@ from numba import njit
 
 from ppalib._rng import weighted_index
 from ppalib.games._common import S_MAX_MOVES, S_MAX_PLIES
-from ppalib.games import weak_schur as game  # <game-import>
+from ppalib.games import contract as game  # <game-import>
 
 
 @njit(cache=True)

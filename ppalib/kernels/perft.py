@@ -1,13 +1,13 @@
 """Perft: the number of positions exactly ``depth`` plies from a position (terminal positions before that
 depth are not counted), the standard move-generator regression count.  A template specialised per game
-module by ``ppalib._jit.kernel`` (see there); call it through ``ppalib.games.perft_count`` or
+module by ``ppalib._specialise`` (see there); call it through ``ppalib.agents.perft_count`` or
 ``python -m ppalib perft``.
 """
 import numpy as np
 from numba import njit
 
 from ppalib.games._common import S_MAX_MOVES
-from ppalib.games import breakthrough as game  # <game-import>
+from ppalib.games import contract as game  # <game-import>
 
 
 @njit(cache=True)

@@ -1,4 +1,4 @@
-"""PPAF/MASTF move codes (seed 000, section 3) on hand-made positions."""
+"""PPAF/MASTF move codes with context (Cazenave 2016, section 3) on hand-made positions."""
 from ppalib.games import make_game
 from ppalib.games._common import H_BOARD, H_TO_MOVE
 
@@ -9,7 +9,7 @@ def _set(game, state, cells):
     return game.refresh(state)
 
 
-def test_breakthrough_feature_is_the_capture_bit():
+def test_breakthrough_context_code_is_the_capture_bit():
     game = make_game("breakthrough", 5)
     s = game.initial_state()
     s = _set(game, s, {2 * 5 + 1: 2})  # an o pawn at b3, diagonally in front of the x pawns at a2 and c2
@@ -20,7 +20,7 @@ def test_breakthrough_feature_is_the_capture_bit():
     assert {"a2xb3", "c2xb3"} <= set(captures)
 
 
-def test_knightthrough_feature_is_the_capture_bit():
+def test_knightthrough_context_code_is_the_capture_bit():
     game = make_game("knightthrough", 6)
     s = _set(game, game.initial_state(), {2 * 6 + 2: 2})  # an o knight on c3, reachable from a2, b1, d1, e2
     moves = game.legal_moves(s)
@@ -29,7 +29,7 @@ def test_knightthrough_feature_is_the_capture_bit():
     assert sum(bits.values()) == 4
 
 
-def test_domineering_feature_marks_the_six_side_cells_with_the_edge_as_occupied():
+def test_domineering_context_code_marks_the_six_side_cells_with_the_edge_as_occupied():
     game = make_game("domineering", 4)
     s = game.initial_state()
     # Vertical domino at b1-b2 (anchor cell 1): side cells b0 (off: 1), b3 (empty: 0), a1, c1, a2, c2.
@@ -45,7 +45,7 @@ def test_domineering_feature_marks_the_six_side_cells_with_the_edge_as_occupied(
     assert bits == (0 | 1 << 1 | 0 << 2 | 1 << 3 | 0 << 4 | 1 << 5)
 
 
-def test_go_family_feature_is_the_four_neighbour_pattern_relative_to_the_mover():
+def test_go_family_context_code_is_the_four_neighbour_pattern_relative_to_the_mover():
     for name in ("atarigo", "nogo"):
         game = make_game(name, 5)
         s = game.initial_state()

@@ -1,0 +1,144 @@
+"""Per-game specialisation of the kernel package, so that numba's on-disk cache hits and never serves stale code.
+
+Two facts about numba 0.68 shape this module (both measured on this project's machine):
+
+1. ``cache=True`` only checks the cached function's *own* source file, so a change in a called function in
+   another module can leave stale machine code.  The whole numba cache directory is therefore keyed by a hash of
+   every ppalib source file that numba compiles (``SOURCE_HASH``): any edit gives a fresh directory.
+2. A kernel that receives game functions as arguments, or a closure over them, never hits the on-disk cache.
+   So the kernels are *templates* written against the game contract (``ppalib.games.contract``), imported on a
+   line marked ``# <game-import>``.  ``specialised(game_module)`` writes one copy of the template modules of
+   ``ppalib/kernels`` per game module into the cache directory, as a package ``ppalib_kernels__<game_module>``,
+   with that line naming the game and the templates' imports of each other pointing inside the same package;
+   game-free modules (``tree``, ``selection``, ``learning``...) are imported as they are.  Each copy is an
+   ordinary file with its own cache entries: the game's functions are inlined and the compiled kernels load
+   from disk in a fresh process.  ``check_specialised`` refuses a copy that could bind another game's functions.
+
+The cache root is ``$PPALIB_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/ppalib`` (``~/.cache/ppalib``).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+import numba
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+KERNELS_DIR = PACKAGE_DIR / "kernels"
+# Files whose code numba compiles: every kernel depends on these, so their hash keys the cache.
+_JIT_SOURCES = sorted([PACKAGE_DIR / "_rng.py", PACKAGE_DIR / "_noalloc.py", *(PACKAGE_DIR / "games").glob("*.py"),
+                       *KERNELS_DIR.glob("*.py")])
+
+# The sources are read once, here: kernels are generated from these texts, never from the files later, so a
+# long run keeps compiling the code its hash names even if the files are edited meanwhile.
+_SOURCE_TEXT = {path: path.read_text() for path in _JIT_SOURCES}
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha256()
+    for path in _JIT_SOURCES:
+        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
+        digest.update(_SOURCE_TEXT[path].encode())
+    digest.update(numba.__version__.encode())
+    return digest.hexdigest()[:16]
+
+
+SOURCE_HASH = _source_hash()
+
+
+def cache_root() -> Path:
+    base = os.environ.get("PPALIB_CACHE_DIR")
+    if not base:
+        base = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "ppalib")
+    return Path(base)
+
+
+CACHE_DIR = cache_root() / f"numba-{SOURCE_HASH}"
+
+
+def configure_numba_cache() -> None:
+    """Point numba's cache at ``CACHE_DIR``; must run before any ``@njit(cache=True)`` in ppalib is defined."""
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    numba.config.CACHE_DIR = str(CACHE_DIR)
+
+
+GAME_IMPORT = re.compile(r"^from ppalib\.games import (\w+) as game\s+# <game-import>$", re.M)
+_LOADED: dict[str, ModuleType] = {}
+
+
+def templates() -> list[str]:
+    """Names of the kernel modules that are templates (they import the game contract)."""
+    return sorted(path.stem for path, text in _SOURCE_TEXT.items()
+                  if path.parent == KERNELS_DIR and GAME_IMPORT.search(text))
+
+
+def package_name(game_module: str) -> str:
+    return f"ppalib_kernels__{game_module}"
+
+
+def specialise_source(source: str, game_module: str, names: list[str]) -> str:
+    """``source`` of a template with its game import naming ``game_module`` and its imports of the templates
+    ``names`` pointing into that game's package."""
+    package = package_name(game_module)
+    text = GAME_IMPORT.sub(f"from ppalib.games import {game_module} as game  # <game-import>", source)
+    for name in names:
+        text = re.sub(rf"\bfrom ppalib\.kernels\.{name} import\b", f"from {package}.{name} import", text)
+        text = re.sub(rf"^from ppalib\.kernels import {name}$", f"from {package} import {name}", text, flags=re.M)
+    return text
+
+
+def check_specialised(text: str, game_module: str, names: list[str]) -> None:
+    """Refuse a specialised source that could bind another game's functions: it must import exactly this game as
+    ``game`` and no template outside its own package."""
+    games = GAME_IMPORT.findall(text)
+    if games != [game_module]:
+        raise RuntimeError(f"specialised kernel for {game_module} imports the game(s) {games}")
+    for name in names:
+        if re.search(rf"ppalib\.kernels(\.{name}\b| import [\w, ]*\b{name}\b)", text):
+            raise RuntimeError(f"specialised kernel for {game_module} still imports the unspecialised template "
+                               f"{name!r}, which would bind the contract, not {game_module}")
+
+
+def _write(target: Path, text: str) -> None:
+    if target.exists() and target.read_text() == text:
+        return  # unchanged: keep the timestamp numba's cache index checks
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+    os.replace(tmp, target)  # atomic: parallel workers never import a half-written file
+
+
+def specialised(game_module: str) -> ModuleType:
+    """The kernel package specialised to ``ppalib.games.<game_module>``: its attributes are the template modules
+    (``search``, ``playout``, ``nrpa``, ``perft``...), each compiled against that game."""
+    if game_module in _LOADED:
+        return _LOADED[game_module]
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", game_module) or \
+            not (PACKAGE_DIR / "games" / f"{game_module}.py").exists():
+        raise ValueError(f"game_module={game_module!r} is not a module of ppalib.games")
+    names = templates()
+    package = package_name(game_module)
+    directory = CACHE_DIR / "specialised" / package
+    header = f"# Generated by ppalib._specialise from ppalib/kernels/{{}}.py for ppalib.games.{game_module}; do not edit.\n"
+    for name in names:
+        text = specialise_source(_SOURCE_TEXT[KERNELS_DIR / f"{name}.py"], game_module, names)
+        check_specialised(text, game_module, names)
+        _write(directory / f"{name}.py", header.format(name) + text)
+    _write(directory / "__init__.py", f'"""ppalib.kernels specialised to ppalib.games.{game_module}."""\n')
+    spec = importlib.util.spec_from_file_location(package, directory / "__init__.py",
+                                                  submodule_search_locations=[str(directory)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[package] = module
+    spec.loader.exec_module(module)
+    for name in names:
+        setattr(module, name, importlib.import_module(f"{package}.{name}"))
+    _LOADED[game_module] = module
+    return module

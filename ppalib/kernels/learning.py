@@ -1,0 +1,123 @@
+"""Learning rules applied after each iteration of the search.  Game-free: they read the sequence the iteration
+recorded (players, moves, and for move-code learning the codes of every legal move of every ply)."""
+import math
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ppalib._noalloc import noalloc_jit
+from ppalib.kernels.tree import reward
+
+LEARN_NONE = 0
+LEARN_PPA = 1   # Cazenave 2015, Alg. 4 (PPAF: the same on codes with context, Cazenave 2016)
+LEARN_MAST = 2  # Cazenave 2016, Alg. 5 (MASTF: codes with context)
+
+# The playout policy learned during one search: ``policy[code]`` and the cached ``weight = exp(k policy)``; PPA's
+# scratch (polp, a mark per code with the iteration that last copied it, the codes touched); MAST's wins and games
+# per code; ``stamp[0]`` counts the adapts done.
+Learner = namedtuple("Learner", ["policy", "weight", "new_policy", "mark", "touched", "wins", "games", "stamp"])
+
+
+@njit(cache=True)
+def new_learner(codes, rule):
+    """A zero policy over ``codes`` move codes for the learning ``rule`` (the papers start every search at zero)."""
+    ppa = codes if rule == LEARN_PPA else 0
+    mast = codes if rule == LEARN_MAST else 0
+    return Learner(np.zeros(codes if rule != LEARN_NONE else 0, dtype=np.float64),
+                   np.ones(codes if rule != LEARN_NONE else 0, dtype=np.float64),
+                   np.empty(ppa, dtype=np.float64), np.zeros(ppa, dtype=np.int64), np.empty(ppa, dtype=np.int64),
+                   np.zeros(mast, dtype=np.float64), np.zeros(mast, dtype=np.float64), np.zeros(1, dtype=np.int64))
+
+
+@noalloc_jit
+def ppa_adapt(policy, weight, new_policy, mark, touched, stamp, alpha, k,
+              seq_player, seq_chosen, seq_off, seq_codes, nseq, winner):
+    """Cazenave 2015, Algorithm 4, over a recorded sequence; updates ``policy`` and ``weight = exp(k policy)``.
+
+    For each ply s played by the winner: ``polp[chosen] += alpha`` and ``polp[code] -= alpha exp(policy[code]) / z``
+    for every legal move's code, z summed over them, with ``policy`` (hence z) as before this adapt; then
+    ``policy <- polp``.  ``seq_codes[seq_off[s]:seq_off[s+1]]`` are the codes of ply s's legal moves.  Only the codes
+    touched in this call are copied into ``new_policy`` (the others equal policy): O(moves seen), not O(codes).
+    """
+    ntouched = 0
+    for s in range(nseq):
+        if seq_player[s] != winner:
+            continue
+        begin = seq_off[s]
+        end = seq_off[s + 1]
+        z = 0.0
+        for j in range(begin, end):
+            code = seq_codes[j]
+            z += weight[code]
+            if mark[code] != stamp:
+                mark[code] = stamp
+                new_policy[code] = policy[code]
+                touched[ntouched] = code
+                ntouched += 1
+        new_policy[seq_chosen[s]] += alpha
+        for j in range(begin, end):
+            code = seq_codes[j]
+            new_policy[code] -= alpha * weight[code] / z
+    for t in range(ntouched):
+        code = touched[t]
+        policy[code] = new_policy[code]
+        weight[code] = math.exp(k * policy[code])
+
+
+@noalloc_jit
+def mast_adapt(policy, weight, wins, games, k, seq_player, seq_chosen, nseq, winner):
+    """Cazenave 2016, Algorithm 5: each played code gets ``games += 1`` and ``wins += 1`` for its player's win (0.5 a
+    draw); ``policy[code] = wins / games``.  (The algorithm ends with a stray ``policy <- polp``; MAST has no polp,
+    so the updates are applied directly.)"""
+    for s in range(nseq):
+        code = seq_chosen[s]
+        games[code] += 1.0
+        wins[code] += reward(winner, seq_player[s])
+        policy[code] = wins[code] / games[code]
+        weight[code] = math.exp(k * policy[code])
+
+
+@noalloc_jit
+def amaf_update(pool_move, pool_amaf, off, count, player, result, seq_player, seq_move, first, nseq):
+    """RAVE's all-moves-as-first statistics of one entry (Mehat & Vittaut 2013, section 2): every move its
+    ``player`` made later in the iteration, from ply ``first`` on, counts once per iteration for the entry's
+    same move (if it is in the entry's list) with this iteration's ``result``."""
+    for j in range(first, nseq):
+        if seq_player[j] != player:
+            continue
+        move = seq_move[j]
+        seen = False
+        for jj in range(first, j):
+            if seq_player[jj] == player and seq_move[jj] == move:
+                seen = True
+                break
+        if seen:
+            continue
+        for m in range(count):
+            if pool_move[off + m] == move:
+                pool_amaf[2 * (off + m) + 1] += 1.0
+                pool_amaf[2 * (off + m)] += result
+                break
+
+
+@noalloc_jit
+def root_prefers_rave(pool_stats, pool_amaf, off, count, margin, both_sides):
+    """Adaptive RAVE's rule at the root (Mehat & Vittaut 2013, section 7): a move with both an observed mean and an
+    AMAF mean r is optimistic if ``r > mean + margin``, pessimistic if ``r < mean - margin`` (``both_sides``) or
+    ``r < mean`` (the margin on the optimism test only, the reading of the paper's Figure 4 caption); RAVE is used
+    when the playouts of the optimistic moves outnumber those of the pessimistic ones."""
+    optimistic = 0.0
+    pessimistic = 0.0
+    low = margin if both_sides else 0.0
+    for i in range(count):
+        j = 2 * (off + i)
+        visits = pool_stats[j + 1]
+        if visits > 0.0 and pool_amaf[j + 1] > 0.0:
+            mean = pool_stats[j] / visits
+            r = pool_amaf[j] / pool_amaf[j + 1]
+            if r > mean + margin:
+                optimistic += visits
+            elif r < mean - low:
+                pessimistic += visits
+    return optimistic > pessimistic

@@ -1,0 +1,152 @@
+"""Playout policies (a template: specialised per game module by ``ppalib._specialise``).
+
+* uniform: every legal move with probability 1/n, drawn by the game's ``random_move`` (which may draw without
+  listing the moves, e.g. Go by rejection);
+* Gibbs on move-code weights (Cazenave 2015, Alg. 3): probability ``weight[code] / z`` with the learned
+  ``weight = exp(k policy[code])`` (PPA: k = 1; MAST: k swept);
+* first move from the prior (Soemers et al. 2019, section III-B): the first move drawn from the entry's stored
+  priors, the rest uniform.
+Each returns the new length of the recorded sequence (``nseq``) where the search records the iteration's moves.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from ppalib._noalloc import noalloc_jit
+from ppalib._rng import weighted_index_of_total
+from ppalib.games._common import H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES
+from ppalib.games import contract as game  # <game-import>
+
+@noalloc_jit
+def gibbs_draw(spec, state, moves, n, with_context, weight, codes, base, gibbs, rng):
+    """Algorithm 3's move choice with the cached weights: writes the code of each of the ``n`` legal ``moves`` into
+    ``codes[base:base + n]`` and returns the index of a move drawn with probability ``weight[code] / z`` (z summed
+    in list order; ``gibbs`` is scratch of length >= n)."""
+    z = 0.0
+    for j in range(n):
+        code = game.move_code(spec, state, moves[j], with_context)
+        codes[base + j] = code
+        gibbs[j] = weight[code]
+        z += gibbs[j]
+    return weighted_index_of_total(rng, gibbs, n, z)
+
+
+@noalloc_jit
+def uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq):
+    """Play uniformly random moves to the end; with ``record``, append each (player, move) to the sequence."""
+    move = game.random_move(spec, state, rng, moves)
+    while move >= 0:
+        if record:
+            seq_player[nseq] = state[H_TO_MOVE]
+            seq_move[nseq] = move
+            nseq += 1
+        game.play(spec, state, move)
+        move = game.random_move(spec, state, rng, moves)
+    return nseq
+
+
+@noalloc_jit
+def gibbs(spec, state, rng, moves, n, with_context, policy, weight, k, shifted, scratch,
+          seq_player, seq_move, seq_chosen, seq_off, seq_codes, nseq):
+    """Gibbs playout from a position whose ``n`` legal moves are in ``moves``; records every ply's player, move,
+    chosen code and legal codes (what PPA and MAST adapt on).  ``shifted``: weights computed per ply as
+    ``exp(k (policy - max over the legal moves))``, the same distribution without overflow (MAST with k > 700)."""
+    while n > 0:
+        base = seq_off[nseq]
+        if shifted:
+            top = -np.inf
+            for j in range(n):
+                code = game.move_code(spec, state, moves[j], with_context)
+                seq_codes[base + j] = code
+                top = max(top, policy[code])
+            z = 0.0  # summed in list order, as in gibbs_draw
+            for j in range(n):
+                scratch[j] = math.exp(k * (policy[seq_codes[base + j]] - top))
+                z += scratch[j]
+            choice = weighted_index_of_total(rng, scratch, n, z)
+        else:
+            choice = gibbs_draw(spec, state, moves, n, with_context, weight, seq_codes, base, scratch, rng)
+        seq_player[nseq] = state[H_TO_MOVE]
+        seq_move[nseq] = moves[choice]
+        seq_chosen[nseq] = seq_codes[base + choice]
+        seq_off[nseq + 1] = base + n
+        nseq += 1
+        game.play(spec, state, moves[choice])
+        n = game.legal_moves(spec, state, moves)
+    return nseq
+
+
+@njit(cache=True)
+def random_playout(spec, root, rng):
+    """One uniform random playout from ``root``; returns (winner, plies).  For benchmarks and tests."""
+    state = root.copy()
+    moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+    plies = 0
+    move = game.random_move(spec, state, rng, moves)
+    while move >= 0:
+        game.play(spec, state, move)
+        plies += 1
+        move = game.random_move(spec, state, rng, moves)
+    return state[H_WINNER], plies
+
+
+@njit(cache=True)
+def random_playouts(spec, root, rng, count):
+    """``count`` uniform random playouts from ``root``; returns the total plies (benchmarks)."""
+    total = 0
+    for _ in range(count):
+        total += random_playout(spec, root, rng)[1]
+    return total
+
+
+@njit(cache=True)
+def sample_playouts(spec, root, rng, playouts):
+    """The moves of ``playouts`` uniform random playouts from ``root``, end to end, and each playout's length:
+    the workload of the per-move cost profile (``python -m ppalib bench --profile``)."""
+    moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+    played = np.empty(playouts * (spec[S_MAX_PLIES] + 1), dtype=np.int64)
+    lengths = np.zeros(playouts, dtype=np.int64)
+    count = 0
+    for p in range(playouts):
+        state = root.copy()
+        move = game.random_move(spec, state, rng, moves)
+        while move >= 0:
+            played[count] = move
+            count += 1
+            lengths[p] += 1
+            game.play(spec, state, move)
+            move = game.random_move(spec, state, rng, moves)
+    return played[:count].copy(), lengths
+
+
+PROFILE_PLAY_ONLY = 0
+PROFILE_UNIFORM_DRAW = 1
+PROFILE_LIST_MOVES = 2
+PROFILE_GIBBS_DRAW = 3
+
+
+@njit(cache=True)
+def replay_with(spec, root, played, lengths, part, rng, weight):
+    """Replay recorded playouts from ``root``; before each move, also do ``part`` in that position: nothing, a
+    uniform draw (UCT's step), the full move list, or list + codes + weights + a weighted draw (PPA's step).
+    Timing each against PROFILE_PLAY_ONLY gives what the part costs where it runs, in the same positions."""
+    moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+    codes = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+    scratch = np.empty(spec[S_MAX_MOVES], dtype=np.float64)
+    state = root.copy()
+    total = 0
+    i = 0
+    for p in range(lengths.size):
+        state[:] = root
+        for _ in range(lengths[p]):
+            if part == PROFILE_UNIFORM_DRAW:
+                total += game.random_move(spec, state, rng, moves)
+            elif part == PROFILE_LIST_MOVES:
+                total += game.legal_moves(spec, state, moves)
+            elif part == PROFILE_GIBBS_DRAW:
+                n = game.legal_moves(spec, state, moves)
+                total += gibbs_draw(spec, state, moves, n, False, weight, codes, 0, scratch, rng)
+            game.play(spec, state, played[i])
+            i += 1
+    return total

@@ -1,0 +1,294 @@
+"""The one MCTS loop (a template: specialised per game module by ``ppalib._specialise``).
+
+Every agent is this loop with three parts chosen by its ``SearchSettings``:
+
+=========================  ===================  ======================  ==============
+agent                      selection            playout                 learning
+=========================  ===================  ======================  ==============
+UCT (Cazenave 2015)        UCB1                 uniform                 none
+PPA, PPAF                  UCB1                 Gibbs on code weights   PPA
+MAST, MASTF                UCB1                 Gibbs on code weights   MAST
+RAVE, adaptive RAVE        UCB1 + RAVE          uniform                 (AMAF back-up)
+PUCT (Soemers et al.)      PUCT, stored priors  first move from prior   none
+=========================  ===================  ======================  ==============
+
+One iteration (Cazenave 2015, Alg. 7; Mehat & Vittaut 2013, section 2):
+
+1. **descend** from the root while the position has a tree entry, choosing moves by the selection rule;
+2. **expand**: at the first position without an entry, make one (its legal moves with zero statistics and, for
+   PUCT, their priors, computed once here);
+3. **playout** from there to the end of the game with the playout policy;
+4. **back up and learn**: every entry on the path counts the playout (its total, and the taken move's wins and
+   playouts for the entry's player to move; for RAVE also the AMAF statistics), then the learning rule adapts the
+   playout policy on the iteration's sequence.
+
+The tree (``ppalib.kernels.tree.Tree``) and the learned policy (``ppalib.kernels.learning.Learner``) are arguments,
+so a search can run in several calls (a thinking-time budget) and a tree can be kept between moves (tree reuse,
+``retain_subtree``).
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from ppalib._rng import random_float, weighted_index
+from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES
+from ppalib.kernels import selection
+from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, amaf_update, mast_adapt, ppa_adapt, \
+    root_prefers_rave
+from ppalib.kernels.playout import gibbs, uniform
+from ppalib.kernels.settings import PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST
+from ppalib.kernels.tree import ENTRIES, POOL, add_entry, grow, lookup, most_visited, new_tree, reward
+from ppalib.games import contract as game  # <game-import>
+
+
+@njit(cache=True)
+def entry_priors(spec, state, moves, n, with_context, prior_logits, out, base):
+    """PUCT's priors of the ``n`` legal ``moves``: the softmax of ``prior_logits[code(move)]`` (all zero, hence a
+    uniform prior, when ``prior_logits`` is empty), written to ``out[base:base + n]``."""
+    if prior_logits.size == 0:
+        for i in range(n):
+            out[base + i] = 1.0 / n
+        return
+    top = -np.inf
+    for i in range(n):
+        logit = prior_logits[game.move_code(spec, state, moves[i], with_context)]
+        out[base + i] = logit
+        top = max(top, logit)
+    z = 0.0
+    for i in range(n):
+        out[base + i] = math.exp(out[base + i] - top)
+        z += out[base + i]
+    for i in range(n):
+        out[base + i] /= z
+
+
+@njit(cache=True)
+def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_logits, rave_used):
+    """Run ``iterations`` iterations from ``root`` on ``tree`` and ``learner``; return the tree (a new one if it grew).
+
+    spec, root: the game's spec and the position (int64 arrays; ``root`` is not modified).
+    rng: uint64[4] generator state, advanced in place.  settings: ``SearchSettings``.
+    prior_logits: float64 per move code for PUCT's priors (empty: uniform).
+    rave_used: int64[2], incremented: RAVE-using descents (adaptive) or selections (fixed rate), and all of them.
+    """
+    max_moves = spec[S_MAX_MOVES]
+    max_seq = spec[S_MAX_PLIES] + 1
+    learn = settings.learning != LEARN_NONE
+    amaf = settings.selection == selection.SELECT_UCB1_RAVE
+    record = learn or amaf
+    seq_len = max_seq if record else 1
+    seq_player = np.empty(seq_len, dtype=np.int64)
+    seq_move = np.empty(seq_len, dtype=np.int64)
+    seq_chosen = np.empty(seq_len if learn else 1, dtype=np.int64)
+    seq_off = np.zeros(seq_len + 1, dtype=np.int64)
+    seq_codes = np.empty(seq_len * max_moves if learn else 1, dtype=np.int64)
+    # MAST means lie in [0, 1], so exp(k * mean) overflows a double for k > 709 (Cazenave 2016 sweeps k up to
+    # 4096): there the weights are computed per ply, shifted by the largest (the same distribution).
+    shifted = settings.learning == LEARN_MAST and settings.k > 700.0
+    scratch = np.empty(max_moves, dtype=np.float64)
+    state = root.copy()
+    moves = np.empty(max_moves, dtype=np.int64)
+    path_node = np.empty(max_seq + 1, dtype=np.int64)
+    path_move = np.empty(max_seq + 1, dtype=np.int64)
+    path_ply = np.empty(max_seq + 1, dtype=np.int64)
+    root_node = lookup(tree.table, tree.node_key, root[H_HASH])
+
+    for _ in range(iterations):
+        state[:] = root
+        depth = 0
+        nseq = 0
+        descent_rave = False
+        if settings.adaptive:
+            if root_node >= 0:
+                descent_rave = root_prefers_rave(tree.pool_stats, tree.pool_amaf, tree.node_off[root_node],
+                                                 tree.node_n[root_node], settings.margin, settings.margin_both_sides)
+            rave_used[1] += 1
+            if descent_rave:
+                rave_used[0] += 1
+        while True:
+            # A position ended by its last move (e.g. at Go's ply cap) can share its hash with an entry made
+            # earlier: test the end first.  Entries are made only at positions with legal moves.
+            if state[H_WINNER] != ONGOING:
+                break
+            found = lookup(tree.table, tree.node_key, state[H_HASH])
+            if found < 0:
+                # Expand: one new entry per descent, then a playout from it.
+                n = game.legal_moves(spec, state, moves)
+                if n == 0:
+                    break
+                if tree.sizes[ENTRIES] + 1 > tree.node_key.size or tree.sizes[POOL] + n > tree.pool_move.size:
+                    tree = grow(tree, tree.sizes[ENTRIES] + 1, tree.sizes[POOL] + n)
+                    found = lookup(tree.table, tree.node_key, state[H_HASH])
+                node = add_entry(tree, found, state[H_HASH], state[H_TO_MOVE], moves, n)
+                if depth == 0:
+                    root_node = node
+                if settings.selection == selection.SELECT_PUCT:
+                    entry_priors(spec, state, moves, n, settings.with_context, prior_logits, tree.pool_prior,
+                                 tree.node_off[node])
+                path_node[depth] = node
+                path_move[depth] = -1
+                path_ply[depth] = nseq
+                depth += 1
+                # Playout.
+                if settings.playout == PLAYOUT_GIBBS:
+                    nseq = gibbs(spec, state, rng, moves, n, settings.with_context, learner.policy, learner.weight,
+                                 settings.k, shifted, scratch, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
+                                 nseq)
+                else:
+                    if settings.playout == PLAYOUT_PRIOR_FIRST:
+                        # Soemers et al. 2019, V-A: "The first move of every play-out is sampled from the
+                        # apprentice distribution p, and the corresponding node is added to the search tree": the
+                        # move becomes the new entry's taken move, and the position it reaches gets an entry too.
+                        off = tree.node_off[node]
+                        first = weighted_index(rng, tree.pool_prior[off:off + n], n)
+                        path_move[depth - 1] = first
+                        if record:
+                            seq_player[nseq] = state[H_TO_MOVE]
+                            seq_move[nseq] = moves[first]
+                            nseq += 1
+                        game.play(spec, state, moves[first])
+                        if state[H_WINNER] == ONGOING:
+                            found = lookup(tree.table, tree.node_key, state[H_HASH])
+                            n = game.legal_moves(spec, state, moves) if found < 0 else 0
+                            if n > 0:
+                                if tree.sizes[ENTRIES] + 1 > tree.node_key.size or \
+                                        tree.sizes[POOL] + n > tree.pool_move.size:
+                                    tree = grow(tree, tree.sizes[ENTRIES] + 1, tree.sizes[POOL] + n)
+                                    found = lookup(tree.table, tree.node_key, state[H_HASH])
+                                child = add_entry(tree, found, state[H_HASH], state[H_TO_MOVE], moves, n)
+                                entry_priors(spec, state, moves, n, settings.with_context, prior_logits,
+                                             tree.pool_prior, tree.node_off[child])
+                                path_node[depth] = child
+                                path_move[depth] = -1
+                                path_ply[depth] = nseq
+                                depth += 1
+                    nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
+                break
+            # Descend.
+            node = found
+            off = tree.node_off[node]
+            count = tree.node_n[node]
+            if settings.selection == selection.SELECT_UCB1:
+                best = selection.ucb1(tree.pool_stats, off, count, tree.node_total[node], settings.c)
+            elif settings.selection == selection.SELECT_UCB1_RAVE:
+                if settings.adaptive:
+                    use_rave = descent_rave
+                else:
+                    use_rave = random_float(rng) < settings.rave_rate
+                    rave_used[1] += 1
+                    if use_rave:
+                        rave_used[0] += 1
+                best = selection.ucb1_rave(tree.pool_stats, tree.pool_amaf, off, count, tree.node_total[node],
+                                           settings.c, settings.k_rave, use_rave, rng)
+            else:
+                best = selection.puct(tree.pool_stats, tree.pool_prior, off, count, settings.c, rng)
+            move = tree.pool_move[off + best]
+            if record:
+                seq_player[nseq] = state[H_TO_MOVE]
+                seq_move[nseq] = move
+                if learn:
+                    base = seq_off[nseq]
+                    for j in range(count):
+                        seq_codes[base + j] = game.move_code(spec, state, tree.pool_move[off + j],
+                                                             settings.with_context)
+                    seq_chosen[nseq] = seq_codes[base + best]
+                    seq_off[nseq + 1] = base + count
+                nseq += 1
+            path_node[depth] = node
+            path_move[depth] = best
+            path_ply[depth] = nseq - 1 if record else 0
+            depth += 1
+            game.play(spec, state, move)
+
+        # Back up (and RAVE's AMAF statistics), then learn.
+        winner = state[H_WINNER]
+        for d in range(depth):
+            node = path_node[d]
+            tree.node_total[node] += 1.0
+            result = reward(winner, tree.node_player[node])
+            i = path_move[d]
+            if i >= 0:
+                slot = 2 * (tree.node_off[node] + i)
+                tree.pool_stats[slot + 1] += 1.0
+                tree.pool_stats[slot] += result
+            if amaf:
+                amaf_update(tree.pool_move, tree.pool_amaf, tree.node_off[node], tree.node_n[node],
+                            tree.node_player[node], result, seq_player, seq_move, path_ply[d], nseq)
+        if settings.learning == LEARN_PPA:
+            learner.stamp[0] += 1
+            ppa_adapt(learner.policy, learner.weight, learner.new_policy, learner.mark, learner.touched,
+                      learner.stamp[0], settings.alpha, settings.k, seq_player, seq_chosen, seq_off, seq_codes, nseq,
+                      winner)
+        elif settings.learning == LEARN_MAST:
+            mast_adapt(learner.policy, learner.weight, learner.wins, learner.games, settings.k, seq_player,
+                       seq_chosen, nseq, winner)
+    return tree
+
+
+@njit(cache=True)
+def root_visits(root, tree, visits_out):
+    """Write the playouts of the root's moves (in list order) into ``visits_out``; return the most visited move (the
+    first on ties) and the number of root moves, or (-1, 0) if the root has no entry."""
+    node = lookup(tree.table, tree.node_key, root[H_HASH])
+    if node < 0:
+        return -1, 0
+    off = tree.node_off[node]
+    count = tree.node_n[node]
+    for i in range(count):
+        visits_out[i] = tree.pool_stats[2 * (off + i) + 1]
+    return tree.pool_move[off + most_visited(tree, node)], count
+
+
+@njit(cache=True)
+def retain_subtree(spec, root, tree):
+    """Tree reuse: a new tree holding the entry of ``root`` and every entry reachable from it through moves already
+    played in a search, with their statistics unchanged (the root's entry becomes entry 0).  What the searches of
+    earlier moves learned about the position reached is kept; the rest of the table is dropped, so over a long
+    game the tree holds at most the kept subtree plus what one search adds."""
+    old_root = lookup(tree.table, tree.node_key, root[H_HASH])
+    used = tree.sizes[ENTRIES]
+    kept = new_tree(max(tree.node_key.size, 1), max(tree.pool_move.size, 1), tree.pool_amaf.size > 0,
+                    tree.pool_prior.size > 0)
+    if old_root < 0:
+        return kept
+    copied = np.full(used, -1, dtype=np.int64)
+    queue = np.empty((used, root.size), dtype=np.int64)
+    queue[0, :] = root
+    copied[old_root] = _copy_entry(tree, old_root, kept)
+    head = 0
+    tail = 1
+    while head < tail:
+        old = lookup(tree.table, tree.node_key, queue[head, H_HASH])
+        off = tree.node_off[old]
+        for i in range(tree.node_n[old]):
+            if tree.pool_stats[2 * (off + i) + 1] == 0.0:
+                continue
+            queue[tail, :] = queue[head]
+            game.play(spec, queue[tail], tree.pool_move[off + i])
+            if queue[tail, H_WINNER] != ONGOING:
+                continue
+            child = lookup(tree.table, tree.node_key, queue[tail, H_HASH])
+            if child >= 0 and copied[child] < 0:
+                copied[child] = _copy_entry(tree, child, kept)
+                tail += 1
+        head += 1
+    return kept
+
+
+@njit(cache=True)
+def _copy_entry(tree, node, kept):
+    """Copy entry ``node`` of ``tree`` (moves, statistics, priors) into ``kept``, which has room; return its index."""
+    off = tree.node_off[node]
+    n = tree.node_n[node]
+    key = tree.node_key[node]
+    new = add_entry(kept, lookup(kept.table, kept.node_key, key), key, tree.node_player[node],
+                    tree.pool_move[off:off + n], n)
+    new_off = kept.node_off[new]
+    kept.node_total[new] = tree.node_total[node]
+    kept.pool_stats[2 * new_off:2 * (new_off + n)] = tree.pool_stats[2 * off:2 * (off + n)]
+    if tree.pool_amaf.size > 0:
+        kept.pool_amaf[2 * new_off:2 * (new_off + n)] = tree.pool_amaf[2 * off:2 * (off + n)]
+    if tree.pool_prior.size > 0:
+        kept.pool_prior[new_off:new_off + n] = tree.pool_prior[off:off + n]
+    return new

@@ -1,0 +1,100 @@
+"""Selection rules: which move of a tree entry the descent follows.  Game-free; each returns an index into the
+entry's move list, reading the tree's pool (``pool_stats`` holds wins, playouts side by side per move)."""
+import math
+
+import numpy as np
+
+from ppalib._noalloc import noalloc_jit
+from ppalib._rng import random_float
+
+SELECT_UCB1 = 0       # Cazenave 2015, Alg. 7: unvisited moves first, in list order; then max UCB1, first on ties
+SELECT_UCB1_RAVE = 1  # Mehat & Vittaut 2013, section 2: untried = 1, UCB1 blended with RAVE, random tie-break
+SELECT_PUCT = 2       # Silver et al. 2017 as used by Soemers et al. 2019 (eq. 4), with priors stored per move
+
+
+@noalloc_jit
+def ucb1(pool_stats, off, count, total, c):
+    """UCT's choice as in Cazenave 2015, Algorithm 7: the first never-played move in list order if any (its value
+    is infinite), else the move maximising ``w/p + c sqrt(log(t)/p)`` (strict ``>``: the first on ties)."""
+    log_total = math.log(total)
+    best = 0
+    best_value = -np.inf
+    for i in range(count):
+        visits = pool_stats[2 * (off + i) + 1]
+        if visits == 0.0:
+            return i
+        value = pool_stats[2 * (off + i)] / visits + c * math.sqrt(log_total / visits)
+        if value > best_value:
+            best_value = value
+            best = i
+    return best
+
+
+@noalloc_jit
+def rave_score(mean_wins, visits, rave_wins, rave_visits, total, c, k_rave, use_rave):
+    """One move's score in Mehat & Vittaut 2013, section 2: a never-started move gets the maximum result 1, a started
+    one ``u = mean + c sqrt(log(t)/s)``; with RAVE in use and AMAF playouts, ``(1 - a) u + a r`` with r the AMAF
+    mean and ``a = sqrt(k_rave / (3 t + k_rave))`` (t: the entry's total playouts; the extraction's
+    "sqrt(k/3t + k)" read as sqrt(k / (3t + k)), the Gelly-Silver schedule)."""
+    if visits == 0.0:
+        u = 1.0
+    else:
+        u = mean_wins / visits + c * math.sqrt(math.log(total) / visits)
+    if use_rave and rave_visits > 0.0:
+        a = math.sqrt(k_rave / (3.0 * total + k_rave))
+        return (1.0 - a) * u + a * (rave_wins / rave_visits)
+    return u
+
+
+@noalloc_jit
+def ucb1_rave(pool_stats, pool_amaf, off, count, total, c, k_rave, use_rave, rng):
+    """The move of maximum ``rave_score``, uniformly at random among the maxima (a reservoir draw per tie)."""
+    best = 0
+    best_score = -np.inf
+    ties = 0
+    for i in range(count):
+        j = 2 * (off + i)
+        score = rave_score(pool_stats[j], pool_stats[j + 1], pool_amaf[j], pool_amaf[j + 1], total, c, k_rave,
+                           use_rave)
+        if score > best_score:
+            best_score = score
+            best = i
+            ties = 1
+        elif score == best_score:
+            ties += 1
+            if random_float(rng) * ties < 1.0:
+                best = i
+    return best
+
+
+@noalloc_jit
+def puct(pool_stats, pool_prior, off, count, c, rng):
+    """PUCT (Soemers et al. 2019, eq. 4): ``Q + C p sqrt(sum_b N_b) / (1 + N)``, uniformly at random among the maxima.
+
+    Q is the mean result mapped to [-1, 1] (2 w/N - 1), the reward scale of Ludii, where the paper's C = sqrt(2)
+    was tuned.  Where the paper is silent we follow Ludii's public code (AG0Selection, 2020): a never-visited move
+    takes the entry's mean Q (QInit.PARENT; 0, a draw, before any visit), and while no move has been visited the
+    exploration term uses sqrt(1), so the first visit goes to the largest prior."""
+    wins = 0.0
+    visits = 0.0
+    for i in range(count):
+        wins += pool_stats[2 * (off + i)]
+        visits += pool_stats[2 * (off + i) + 1]
+    parent_q = 2.0 * wins / visits - 1.0 if visits > 0.0 else 0.0
+    explore = c * math.sqrt(max(visits, 1.0))
+    best = 0
+    best_score = -np.inf
+    ties = 0
+    for i in range(count):
+        n = pool_stats[2 * (off + i) + 1]
+        q = 2.0 * pool_stats[2 * (off + i)] / n - 1.0 if n > 0.0 else parent_q
+        score = q + explore * pool_prior[off + i] / (1.0 + n)
+        if score > best_score:
+            best_score = score
+            best = i
+            ties = 1
+        elif score == best_score:
+            ties += 1
+            if random_float(rng) * ties < 1.0:
+                best = i
+    return best

@@ -1,0 +1,41 @@
+"""What one search is made of: a selection rule, a playout policy and a learning rule, with their parameters.
+
+``SearchSettings`` is the compiled search's view of an agent (``ppalib.agents`` builds it from an agent's config);
+game-free, so that every game's specialised kernels share the one type.
+"""
+from collections import namedtuple
+
+from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA
+from ppalib.kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_RAVE
+
+PLAYOUT_UNIFORM = 0
+PLAYOUT_GIBBS = 1        # weights per move code, learned by PPA or MAST
+PLAYOUT_PRIOR_FIRST = 2  # first move from the new entry's priors, then uniform
+
+SearchSettings = namedtuple("SearchSettings", [
+    "selection",          # SELECT_UCB1 | SELECT_UCB1_RAVE | SELECT_PUCT
+    "playout",            # PLAYOUT_UNIFORM | PLAYOUT_GIBBS | PLAYOUT_PRIOR_FIRST
+    "learning",           # LEARN_NONE | LEARN_PPA | LEARN_MAST
+    "c",                  # UCB1's constant, or PUCT's C
+    "alpha",              # PPA's learning rate
+    "k",                  # Gibbs factor: weights exp(k policy) (PPA: 1)
+    "with_context",       # move codes with context (PPAF, MASTF)
+    "k_rave",             # RAVE's equivalence parameter
+    "rave_rate",          # probability that a selection uses RAVE (when not adaptive)
+    "adaptive",           # adaptive RAVE: decide at the root before each descent
+    "margin",             # adaptive RAVE's margin
+    "margin_both_sides",  # the margin applies to the pessimism test too
+])
+
+
+def search_settings(selection=SELECT_UCB1, playout=PLAYOUT_UNIFORM, learning=LEARN_NONE, c=0.4, alpha=1.0, k=1.0,
+                    with_context=False, k_rave=0.0, rave_rate=0.0, adaptive=False, margin=0.0,
+                    margin_both_sides=True) -> SearchSettings:
+    """Settings with every field typed as the compiled search expects (ints, floats, bools)."""
+    return SearchSettings(int(selection), int(playout), int(learning), float(c), float(alpha), float(k),
+                          bool(with_context), float(k_rave), float(rave_rate), bool(adaptive), float(margin),
+                          bool(margin_both_sides))
+
+
+__all__ = ["SearchSettings", "search_settings", "PLAYOUT_UNIFORM", "PLAYOUT_GIBBS", "PLAYOUT_PRIOR_FIRST",
+           "SELECT_UCB1", "SELECT_UCB1_RAVE", "SELECT_PUCT", "LEARN_NONE", "LEARN_PPA", "LEARN_MAST"]
