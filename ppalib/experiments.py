@@ -4,7 +4,7 @@ plays only what is not stored yet, on a pluggable executor, writing games as the
 Determinism: a game's generator is ``make_rng(seed, condition hash, game index)`` and both agents draw from it
 in turn, so a game is the same whichever process, executor or order plays it, and a resumed run replays
 exactly the games an interrupted one lost.  Colours alternate: the agent moves first in even-numbered games,
-so a match of 2N games has N with each colour (seed 004: "250 playing first and 250 playing second").
+so a match of 2N games has N with each colour (Cazenave 2015: "250 playing first and 250 playing second").
 """
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
              ("turns", "komi")),
 ]}
 
-#: The ten games of seed 004 in the paper's order.
+#: The ten games of Cazenave 2015 in the paper's order.
 PAPER_GAMES = [name for name in GAMES if "cashing" not in name]
 
 

@@ -21,7 +21,7 @@ forward sense f (+1 or -1): pawns 0 = (f, -1), 1 = (f, 0), 2 = (f, +1); knights 
 2 = (2f, -1), 3 = (2f, +1).  Legal moves are listed by increasing move number.
 
 Move codes (PPA/MAST): ``player * 4 n^2 + move``, i.e. from-square and direction with an offset for the second
-player, as in the PPA author's code.  Feature codes (PPAF/MASTF, seed 000 section 3: "distinguish between
+player, as in the PPA author's code.  Feature codes (PPAF/MASTF, Cazenave 2016 section 3: "distinguish between
 capture moves and moves that do not capture"): ``2 * code + capture``.
 
 Engine: on boards of at most 64 cells (the papers' 5x5 and 8x8) the state also holds one 64-bit bitboard per
@@ -349,7 +349,7 @@ def render(spec: np.ndarray, state: np.ndarray) -> str:
 
 
 def board_coordinates(spec: np.ndarray) -> np.ndarray:
-    """(cells, 2) array of (row, col) per cell: the board graph used by spatial features (seed 003)."""
+    """(cells, 2) array of (row, col) per cell: the board graph used by spatial features (Soemers et al. 2019)."""
     n = int(spec[S_SIZE])
     return np.array([(c // n, c % n) for c in range(n * n)], dtype=np.int64)
 

@@ -1,4 +1,4 @@
-"""Cashing Checks (Berlekamp et al.): Blind, Stale-dated and Post-dated variants (seed 001, sections 4.1-4.4).
+"""Cashing Checks (Berlekamp et al.): Blind, Stale-dated and Post-dated variants (Mehat & Vittaut 2013, sections 4.1-4.4).
 
 N checks worth 1..N lie on the table (``size`` = N).  The players alternately take one check each ply; after
 ``turns`` plies (the paper's k: "ten steps" of the whole match, five checks each) the match ends.  Each player's

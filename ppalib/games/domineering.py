@@ -8,7 +8,7 @@ Rules (seeds 004 and 000, with the choices the papers leave open):
 * The first player that cannot play has lost (misere: has won).
 
 Moves are the anchor cell ``r * n + c`` (top cell of a vertical domino, left cell of a horizontal one), listed
-by increasing cell.  Move codes: ``player * n^2 + cell``.  Feature codes (seed 000: "take into account the cells
+by increasing cell.  Move codes: ``player * n^2 + cell``.  Feature codes (Cazenave 2016: "take into account the cells
 next to the domino played, they can be either empty or occupied"): ``64 * code + b``, where the six bits of b
 say whether each of the six cells along the domino's sides is occupied; a cell off the board counts as
 occupied (the opponent can never use it either, which is what the feature is for).  For a vertical domino at

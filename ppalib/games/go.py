@@ -4,7 +4,7 @@ All four share one Go engine: a padded board, strings kept as circular stone lis
 (count, sum and sum of squares of the liberty points, so "exactly one liberty" is ``count * sumsq == sum^2``),
 incremental Zobrist hashing.  Player 0 is Black and moves first.
 
-Go (seed 004: "chinese rules ... number of her stones on the board plus the number of her eyes", komi 7.5):
+Go (Cazenave 2015: "chinese rules ... number of her stones on the board plus the number of her eyes", komi 7.5):
 
 * A move is legal on an empty point unless it is suicide (no liberty, no capture) or retakes a simple ko (a
   single stone capturing a single stone that could immediately recapture).  There is no superko.
@@ -24,7 +24,7 @@ Nogo: a move is illegal if it captures or is suicide.  The first player that can
 Nogo: has won).  No passes.
 
 Moves are ``cell = row * n + col`` and ``PASS = n^2``.  Move codes: ``player * (n^2 + 1) + move``.  Feature
-codes (seed 000, Atarigo and Nogo: "the colors of the four intersections next to the move"):
+codes (Cazenave 2016, Atarigo and Nogo: "the colors of the four intersections next to the move"):
 ``256 * code + pattern``, pattern = sum over the four neighbours (west, east, south, north) of
 ``4^i * v``, with v = 0 empty, 1 mover's stone, 2 opponent's stone, 3 off the board.
 """

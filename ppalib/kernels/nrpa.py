@@ -1,4 +1,4 @@
-"""Nested Rollout Policy Adaptation (Rosin 2011; as written in Cazenave 2016, Algorithms 1 and 2) for single-player problems.
+"""Nested Rollout Policy Adaptation (Rosin 2011; Cazenave 2016, Algorithms 1 and 2) for single-player problems.
 
 A template specialised per problem module (see ``ppalib._specialise``); call it through
 ``ppalib.agents.nrpa_search``.  Level 0 is a playout choosing moves with probability proportional to

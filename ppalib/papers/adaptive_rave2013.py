@@ -1,4 +1,4 @@
-"""Mehat & Vittaut, "Online Adjustment of Tree Search for GGP", GIGA 2013 (seed 001): Figures 1-4.
+"""Mehat & Vittaut, "Online Adjustment of Tree Search for GGP", GIGA 2013 (Mehat & Vittaut 2013): Figures 1-4.
 
 Self-play matches (the same agent on both sides) at Blind Cashing Checks (20 checks, 10 turns, komi 5) and
 Cashing Stale-dated Checks (12 checks, 10 turns, komi 5); the measure is the percentage of *optimal draws*:

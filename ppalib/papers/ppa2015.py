@@ -1,4 +1,4 @@
-"""Cazenave, "Playout Policy Adaptation for Games", ACG 2015 (seed 004): Table 1, PPA vs UCT.
+"""Cazenave, "Playout Policy Adaptation for Games", ACG 2015 (Cazenave 2015): Table 1, PPA vs UCT.
 
 The experiment: for every game, board size and playouts-per-move of the grid, PPA(alpha) plays UCT with the
 same playouts, ``games_per_cell`` games, half with each colour; UCT constant c = 0.4 for both.

@@ -1,4 +1,4 @@
-"""Cazenave, "Playout Policy Adaptation with Move Features", TCS 2016 (seed 000): Tables 1-10.
+"""Cazenave, "Playout Policy Adaptation with Move Features", TCS 2016 (Cazenave 2016): Tables 1-10.
 
 Each cell of the paper: an algorithm (MAST, MASTF with parameter k; PPA, PPAF with parameter alpha) plays an
 opponent (UCT, or PPAF in Tables 4 and 9) at 8x8 with the same playouts per move, 500 games, half per colour.
