@@ -43,7 +43,16 @@ class Condition:
     game_options: tuple = ()  # e.g. (("komi", 5), ("turns", 10)) for Cashing Checks
 
     def __post_init__(self):
-        object.__setattr__(self, "game_options", tuple(sorted(dict(self.game_options).items())))
+        options = self.game_options
+        try:
+            options = dict(options)
+        except (TypeError, ValueError):
+            raise TypeError(f"game_options must be a dict or (name, value) pairs, e.g. {{'turns': 10}}, "
+                            f"got {options!r}") from None
+        if not all(isinstance(name, str) for name in options):
+            raise TypeError(f"game_options names must be strings, got {sorted(map(repr, options))}")
+        # None means "the game's default", as in make_game: left out, so the condition id does not depend on it
+        object.__setattr__(self, "game_options", tuple(sorted((k, v) for k, v in options.items() if v is not None)))
         make_game(self.game, self.size, **dict(self.game_options))  # validates game, size and options
         for role in ("agent", "opponent"):
             if not isinstance(getattr(self, role), AgentConfig):
@@ -102,8 +111,13 @@ class Experiment:
             if not isinstance(condition, Condition):
                 raise TypeError(f"conditions[{i}] must be a Condition (ppalib.experiments.Condition), "
                                 f"got {condition!r}")
-        if len({c.id for c in conditions}) != len(conditions):
-            raise ValueError("conditions contains the same condition twice")
+        first_of: dict[str, int] = {}
+        for i, condition in enumerate(conditions):
+            j = first_of.setdefault(condition.id, i)
+            if j != i:
+                raise ValueError(f"conditions[{i}] is the same condition as conditions[{j}] ({condition.agent.label} "
+                                 f"vs {condition.opponent.label} at {condition.game} {condition.size}): give each "
+                                 f"condition once")
         object.__setattr__(self, "conditions", conditions)
         object.__setattr__(self, "games_per_condition",
                            check_int("games_per_condition", self.games_per_condition, 1, 10_000_000))

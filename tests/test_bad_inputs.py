@@ -125,6 +125,10 @@ REPRODUCE_BAD_PARAMETERS = [
       'grid={"playouts": [100], "k_rave": [0], "rave_rate": [2], "margin": [0]}'],
      "grid['rave_rate']=2 is out of range"),
     (["--only", "03_adaptive_rave_2013", "-p", "matches=0"], "matches=0 is out of range"),
+    (["--only", "02_ppaf_2016", "-p", "tables=[2, 2]"], "tables=[2, 2] lists 2 twice"),
+    (["--only", "03_adaptive_rave_2013", "-p",
+      'grid={"playouts": [10, 10], "k_rave": [0], "rave_rate": [1], "margin": [0]}'],
+     "grid['playouts']=[10, 10] lists 10 twice"),
     (["--only", "03_adaptive_rave_2013", "-p", "k_rave=-1"], "k_rave=-1 is out of range"),
     (["-p", "=5"], "must be key=value"),
     (["--preset", "Quick"], "preset='Quick' is unknown"),
@@ -171,6 +175,8 @@ def test_a_parameter_only_some_notebooks_have_goes_to_those_only(tmp_path, capsy
     (dict(playouts=1e3), TypeError, "write 1000"),
     (dict(playouts=[100, 2.5]), TypeError, "got 2.5 (float) (in playouts=[100, 2.5])"),
     (dict(games=("go", "chess")), ValueError, "game='chess' is unknown"),
+    (dict(games=["go", "go"]), ValueError, "games=['go', 'go'] lists 'go' twice"),
+    (dict(sizes=[5, 5]), ValueError, "sizes=[5, 5] lists 5 twice"),
 ])
 def test_notebook_parameters_are_checked_in_the_api_too(tmp_path, values, error, message):
     from ppalib.papers import prepare

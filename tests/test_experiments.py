@@ -120,6 +120,12 @@ BAD_INPUTS = [
     (lambda tmp: Condition("blind_cashing_checks", 12, make_agent("uct", 1), make_agent("uct", 1),
                            game_options=(("turns", 13),)), ValueError, "turns=13 is out of range for 12 checks"),
     (lambda tmp: Condition("go", 5, "uct", make_agent("uct", 1)), TypeError, "agent must be an AgentConfig"),
+    (lambda tmp: Condition("blind_cashing_checks", 12, make_agent("uct", 1), make_agent("uct", 1),
+                           game_options="turns=5"), TypeError, "game_options must be a dict or (name, value) pairs"),
+    (lambda tmp: Condition("blind_cashing_checks", 12, make_agent("uct", 1), make_agent("uct", 1), game_options=5),
+     TypeError, "game_options must be a dict or (name, value) pairs, e.g. {'turns': 10}, got 5"),
+    (lambda tmp: Experiment("x", [*_conditions(), _conditions()[0]], 2, 1, tmp), ValueError,
+     "conditions[3] is the same condition as conditions[0] (PPA(1) vs UCT at breakthrough 5)"),
 ]
 
 
@@ -278,3 +284,9 @@ def test_a_run_waiting_for_another_runs_lock_says_so_at_once(tmp_path):
     out, err = process.communicate(timeout=120)
     assert f"waiting for process {os.getpid()} on" in line and str(tmp_path) in line
     assert process.returncode == 0 and "2 games" in out
+
+
+def test_a_game_option_left_at_none_is_the_default_and_keeps_the_condition_id():
+    agent = make_agent("uct", 5)
+    plain = Condition("blind_cashing_checks", 12, agent, agent, game_options={"turns": 5})
+    assert Condition("blind_cashing_checks", 12, agent, agent, game_options={"turns": 5, "komi": None}).id == plain.id

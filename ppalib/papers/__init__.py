@@ -90,7 +90,11 @@ class Param:
         if self.many and isinstance(value, (list, tuple)):
             if not value:
                 raise ValueError(f"{name} is empty: give at least one value ({self.describe()})")
-            return [self._one(name, item, f" (in {name}={list(value)!r})") for item in value]
+            checked = [self._one(name, item, f" (in {name}={list(value)!r})") for item in value]
+            repeated = next((v for i, v in enumerate(checked) if v in checked[:i]), None)
+            if repeated is not None:
+                raise ValueError(f"{name}={list(value)!r} lists {repeated!r} twice: give each value once")
+            return checked
         return self._one(name, value, "")
 
     def _one(self, name: str, value, where: str):
