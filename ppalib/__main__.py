@@ -24,6 +24,7 @@ def _match(args) -> None:
     from .experiments import Condition, Experiment, LocalProcessExecutor, check_folder, check_int, run
     if args.workers is not None:
         check_int("--workers", args.workers, 1, 4096)
+    check_int("--playouts", args.playouts, 1)
     opponent_playouts = args.playouts if args.opponent_playouts is None else args.opponent_playouts
     if args.opponent_playouts is not None and args.opponent_playouts < 1:
         raise ValueError(f"--opponent-playouts={args.opponent_playouts} is out of range: allowed >= 1 "

@@ -86,6 +86,15 @@ def test_silent_defaults_are_refused(argv, message, capsys, tmp_path, monkeypatc
     (["match", "blind_cashing_checks", "--size", "6", "--game-option", "turns=2", "--game-option", "turns=3"],
      "--game-option turns is given twice"),
     (["perft", "blind_cashing_checks", "--size", "6", "--game-option", "komi"], "'komi' must be key=value"),
+    (["perft", "go", "--game-option", "komi=5"], "go has no option(s) ['komi']; its options: none"),
+    (["perft", "blind_cashing_checks", "--size", "61"], "size=61 is out of range for blind_cashing_checks"),
+    (["match", "go", "--playouts", "10000001"], "playouts=10000001 is out of range: allowed 1..10000000"),
+    (["match", "go", "--agent", "ppa:alpha=1e400"], "alpha=inf is out of range"),
+    (["match", "go", "--agent", "ppa:alpha=0x10"], "alpha='0x10' is not a number"),
+    (["match", "go", "--agent", "rave:adaptive=true,margin=-1"], "margin=-1.0 is out of range"),
+    (["match", "go", "--agent", "rave:k_rave=1.5e3,rave_rate=-0.1"], "rave_rate=-0.1 is out of range"),
+    (["bench", "--games", "chess"], "game='chess' is unknown"),
+    (["bench", "--size", "3", "--games", "breakthrough"], "size=3 is out of range for breakthrough"),
 ])
 def test_bad_agent_and_match_values_exit_2_with_one_message(argv, message, capsys, tmp_path):
     assert main(argv + (["--results", str(tmp_path / "r")] if argv[0] == "match" else [])) == 2
