@@ -273,7 +273,8 @@ def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> Note
     committed_figures = committed_results and all(checked[n] == COMMON[n].default for n in ("style", "dpi"))
     notebook = notebook_of(paper)
     # Another seed than the preset's gets its own folder: a folder keeps one seed per condition.
-    stem = paper.NAME if settings["seed"] == paper.settings(preset)["seed"] else f"{paper.NAME}-seed{settings['seed']}"
+    own_seed = settings["seed"] != paper.settings(preset)["seed"]
+    stem = f"{paper.NAME}-seed{settings['seed']}" if own_seed else paper.NAME
     results_dir = Path(checked["results_dir"]) if checked["results_dir"] else (
         paths.RESULTS / paper.NAME if committed_results else paths.OUTPUT / preset / "results" / stem)
     figures_dir = Path(checked["figures_dir"]) if checked["figures_dir"] else (
@@ -282,7 +283,7 @@ def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> Note
         _check_creatable(name, folder)
     experiment = paper.make_experiment(results_dir, preset, **overrides)
     reads_committed = False
-    if not committed_results and not checked["results_dir"]:
+    if preset == COMMITTED_PRESET and not committed_results and not checked["results_dir"]:
         # A grid whose every game is already in the committed results (a subset of the quick grid, say) reads
         # them there instead of replaying them: nothing is written to that folder when nothing is to be played.
         in_committed = paper.make_experiment(paths.RESULTS / paper.NAME, preset, **overrides)
