@@ -82,7 +82,7 @@ def check_folder(name: str, value) -> Path:
     if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
         raise TypeError(f"{name} must be a folder (a str or pathlib.Path), got {value!r}")
     if not str(value).strip():
-        raise ValueError(f"{name}={str(value)!r} is empty: give a folder, e.g. 'data/results/demo' "
+        raise ValueError(f"{name}={str(value)!r} is empty: give a folder, e.g. 'output/demo' "
                          f"(an empty path would mean the current directory)")
     return Path(value)
 
