@@ -10,8 +10,9 @@ from . import CODE_VERSION
 
 def _perft(args) -> None:
     from .agents import perft_count
+    from .cli_values import parse_game_options
     from .games import make_game
-    game = make_game(args.game, args.size)
+    game = make_game(args.game, args.size, **parse_game_options(args.game_option))
     for depth in range(args.depth + 1) if args.all else [args.depth]:
         start = time.perf_counter()
         count = perft_count(game, depth)
@@ -19,35 +20,28 @@ def _perft(args) -> None:
               + (f"  ({time.perf_counter() - start:.2f} s)" if args.timing else ""))
 
 
-def _agent(text: str, playouts: int):
-    """Parse ``kind`` or ``kind:key=value,key=value`` (e.g. ``ppa:alpha=0.32``)."""
-    from .agents import make_agent
-    kind, _, rest = text.partition(":")
-    params = {}
-    for item in filter(None, rest.split(",")):
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"agent parameter {item!r} must be key=value")
-        try:
-            params[key] = float(value)
-        except ValueError:
-            raise ValueError(f"agent parameter {key}={value!r} is not a number") from None
-    return make_agent(kind, playouts, **params)
-
-
 def _match(args) -> None:
-    from .experiments import Condition, Experiment, run
-    condition = Condition(args.game, args.size, _agent(args.agent, args.playouts),
-                          _agent(args.opponent, args.opponent_playouts or args.playouts))
-    experiment = Experiment(args.name, (condition,), args.games, args.seed, args.results)
-    executor = "serial" if args.workers == 1 else None
-    if args.workers and args.workers > 1:
-        from .experiments import LocalProcessExecutor
-        executor = LocalProcessExecutor(args.workers)
+    from .cli_values import parse_agent, parse_game_options
+    from .experiments import Condition, Experiment, LocalProcessExecutor, check_folder, check_int, run
+    if args.workers is not None:
+        check_int("--workers", args.workers, 1, 4096)
+    check_int("--playouts", args.playouts, 1)
+    opponent_playouts = args.playouts if args.opponent_playouts is None else args.opponent_playouts
+    if args.opponent_playouts is not None and args.opponent_playouts < 1:
+        raise ValueError(f"--opponent-playouts={args.opponent_playouts} is out of range: allowed >= 1 "
+                         f"(leave it out to use --playouts)")
+    results = check_folder("--results", args.results)
+    condition = Condition(args.game, args.size, parse_agent(args.agent, args.playouts, "--agent"),
+                          parse_agent(args.opponent, opponent_playouts, "--opponent"),
+                          game_options=tuple(parse_game_options(args.game_option).items()))
+    experiment = Experiment(args.name, (condition,), args.games, args.seed, results)
+    executor = "serial" if args.workers == 1 else LocalProcessExecutor(args.workers)
     frame = run(experiment, executor, progress=not args.quiet)
     score = frame["agent_result"].mean()
+    playouts = (f"{args.playouts} playouts" if opponent_playouts == args.playouts
+                else f"{args.playouts} vs {opponent_playouts} playouts")
     print(f"{condition.agent.label} vs {condition.opponent.label} at {args.game} {args.size}x{args.size}, "
-          f"{args.playouts} playouts: {len(frame)} games, agent score {100 * score:.1f}%")
+          f"{playouts}: {len(frame)} games, agent score {100 * score:.1f}%")
 
 
 def _parameter(text: str) -> tuple[str, object]:
@@ -64,8 +58,16 @@ def _parameter(text: str) -> tuple[str, object]:
 
 def _reproduce(args) -> None:
     from .reproduce import reproduce
-    reproduce(preset=args.preset, only=args.only, parameters=dict(_parameter(p) for p in args.parameter),
-              output_dir=args.output)
+    parameters: dict[str, object] = {}
+    for text in args.parameter:
+        key, value = _parameter(text)
+        if key in parameters:
+            raise ValueError(f"-p {key} is given twice ({parameters[key]!r} and {value!r})")
+        parameters[key] = value
+    if args.output is not None:
+        from .experiments import check_folder
+        check_folder("--output", args.output)
+    reproduce(preset=args.preset, only=args.only, parameters=parameters, output_dir=args.output)
 
 
 def _bench(args) -> None:
@@ -90,19 +92,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--depth", type=int, default=3)
     p.add_argument("--all", action="store_true", help="print every depth from 0 to DEPTH")
     p.add_argument("--timing", action="store_true")
+    p.add_argument("--game-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, e.g. --game-option turns=10 for Cashing Checks; repeatable")
     p.set_defaults(func=_perft)
 
     m = sub.add_parser("match", help="play AGENT against OPPONENT and store every game")
     m.add_argument("game")
     m.add_argument("--size", type=int, default=8)
-    m.add_argument("--agent", default="ppa", help="kind[:key=value,...], e.g. ppa:alpha=0.32")
-    m.add_argument("--opponent", default="uct")
+    m.add_argument("--agent", default="ppa",
+                   help="kind[:key=value,...], e.g. ppa:alpha=0.32 or rave:adaptive=true,margin=0.1 (every field of "
+                        "the kind's configuration; booleans: true/false/1/0/yes/no)")
+    m.add_argument("--opponent", default="uct", help="as --agent")
     m.add_argument("--playouts", type=int, default=1000)
-    m.add_argument("--opponent-playouts", type=int, default=None)
+    m.add_argument("--opponent-playouts", type=int, default=None, help="default: --playouts")
+    m.add_argument("--game-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, e.g. --game-option turns=10 --game-option komi=5 for Cashing Checks")
     m.add_argument("--games", type=int, default=100)
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--name", default="match")
-    m.add_argument("--results", default="data/results/match")
+    m.add_argument("--results", default="output/match", help="results folder (default: output/match)")
     m.add_argument("--workers", type=int, default=None, help="local processes (default: all cores; 1: serial)")
     m.add_argument("--quiet", action="store_true")
     m.set_defaults(func=_match)
@@ -138,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    except RuntimeError as error:  # a notebook failed: the message names it and the cell
+    except (RuntimeError, OSError) as error:  # a notebook failed (the message names it and the cell), a full disk
         print(f"error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -36,8 +36,10 @@ class DaskExecutor:
     def _client(self):
         from distributed import Client, LocalCluster
         if self.scheduler_address is None:
-            cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                   dashboard_address=None)
+            from .experiments import spawning_without_main
+            with spawning_without_main():  # the worker processes start now: they need not re-run a script
+                cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
             return Client(cluster), cluster
         try:
             client = Client(self.scheduler_address, timeout=f"{self.connect_timeout}s")

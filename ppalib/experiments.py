@@ -8,11 +8,13 @@ so a match of 2N games has N with each colour (Cazenave 2015: "250 playing first
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import multiprocessing
 import os
+import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -28,7 +30,7 @@ from ._rng import make_rng
 from .agents import AgentConfig, Searcher
 from .games import make_game
 from .games._common import H_TO_MOVE, H_WINNER
-from .store import ResultsStore, check_writable
+from .store import ResultsStore, ResultsWriteError, check_writable
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,16 @@ class Condition:
     game_options: tuple = ()  # e.g. (("komi", 5), ("turns", 10)) for Cashing Checks
 
     def __post_init__(self):
-        object.__setattr__(self, "game_options", tuple(sorted(dict(self.game_options).items())))
+        options = self.game_options
+        try:
+            options = dict(options)
+        except (TypeError, ValueError):
+            raise TypeError(f"game_options must be a dict or (name, value) pairs, e.g. {{'turns': 10}}, "
+                            f"got {options!r}") from None
+        if not all(isinstance(name, str) for name in options):
+            raise TypeError(f"game_options names must be strings, got {sorted(map(repr, options))}")
+        # None means "the game's default", as in make_game: left out, so the condition id does not depend on it
+        object.__setattr__(self, "game_options", tuple(sorted((k, v) for k, v in options.items() if v is not None)))
         make_game(self.game, self.size, **dict(self.game_options))  # validates game, size and options
         for role in ("agent", "opponent"):
             if not isinstance(getattr(self, role), AgentConfig):
@@ -66,6 +77,16 @@ def check_int(name: str, value, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+def check_folder(name: str, value) -> Path:
+    """A folder given as a non-empty str or path (an empty one would silently mean the current directory)."""
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a folder (a str or pathlib.Path), got {value!r}")
+    if not str(value).strip():
+        raise ValueError(f"{name}={str(value)!r} is empty: give a folder, e.g. 'output/demo' "
+                         f"(an empty path would mean the current directory)")
+    return Path(value)
+
+
 @dataclass(frozen=True)
 class Experiment:
     """A named grid of conditions, ``games_per_condition`` games each, stored under ``results_dir``."""
@@ -78,16 +99,30 @@ class Experiment:
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name or "/" in self.name:
             raise ValueError(f"name={self.name!r} must be a non-empty string without '/'")
-        conditions = tuple(self.conditions)
+        conditions = self.conditions
+        if isinstance(conditions, Condition):  # one condition given as itself: the experiment of that one cell
+            conditions = (conditions,)
+        if isinstance(conditions, (str, bytes, dict)) or not hasattr(conditions, "__iter__"):
+            raise TypeError(f"conditions must be a Condition or a list of Conditions, got {conditions!r}")
+        conditions = tuple(conditions)
         if not conditions:
             raise ValueError("conditions is empty: an experiment needs at least one condition")
-        if len({c.id for c in conditions}) != len(conditions):
-            raise ValueError("conditions contains the same condition twice")
+        for i, condition in enumerate(conditions):
+            if not isinstance(condition, Condition):
+                raise TypeError(f"conditions[{i}] must be a Condition (ppalib.experiments.Condition), "
+                                f"got {condition!r}")
+        first_of: dict[str, int] = {}
+        for i, condition in enumerate(conditions):
+            j = first_of.setdefault(condition.id, i)
+            if j != i:
+                raise ValueError(f"conditions[{i}] is the same condition as conditions[{j}] ({condition.agent.label} "
+                                 f"vs {condition.opponent.label} at {condition.game} {condition.size}): give each "
+                                 f"condition once")
         object.__setattr__(self, "conditions", conditions)
         object.__setattr__(self, "games_per_condition",
                            check_int("games_per_condition", self.games_per_condition, 1, 10_000_000))
         object.__setattr__(self, "seed", check_int("seed", self.seed, 0, 2**63 - 1))
-        object.__setattr__(self, "results_dir", Path(self.results_dir))
+        object.__setattr__(self, "results_dir", check_folder("results_dir", self.results_dir))
 
     @property
     def store(self) -> ResultsStore:
@@ -96,6 +131,31 @@ class Experiment:
     def planned(self) -> list[tuple[Condition, int]]:
         """Every (condition, game index), index-major: an interrupted run leaves every cell equally filled."""
         return [(c, i) for i in range(self.games_per_condition) for c in self.conditions]
+
+
+def check_stored_seed(experiment: Experiment, frame: pd.DataFrame | None = None) -> None:
+    """Refuse a results folder that holds games of the experiment's conditions played with another seed.
+
+    Games are stored by (condition, game index): without this check a rerun with another seed would silently
+    read the old seed's games back.  ``frame``: the store's games, if already loaded.
+    """
+    if frame is None:
+        if not experiment.results_dir.is_dir():
+            return
+        frame = experiment.store.load()
+    ids = {c.id for c in experiment.conditions}
+    mine = frame[frame["condition_id"].isin(ids)]
+    other = mine[mine["seed"] != experiment.seed]
+    if other.empty:
+        return
+    seeds = ", ".join(str(int(s)) for s in sorted(set(other["seed"])))
+    cells = other["condition_id"].nunique()
+    raise ValueError(
+        f"seed={experiment.seed}, but {experiment.results_dir} already holds {len(other)} games of "
+        f"{cells} of this experiment's {len(ids)} conditions played with seed {seeds}. A results folder keeps one "
+        f"seed per condition (games are stored by condition and game index), so they would be mixed or read back "
+        f"as seed {experiment.seed}'s. Use another results folder for seed {experiment.seed}, or delete (or move) "
+        f"{experiment.results_dir} to replay it with seed {experiment.seed}.")
 
 
 def play_game(condition: Condition, game_index: int, seed: int, experiment: str = "") -> dict:
@@ -194,6 +254,38 @@ def _exit_with_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, daemon=True, name="ppalib-exit-with-parent").start()
 
 
+@contextlib.contextmanager
+def spawning_without_main():
+    """Start processes that do not re-run the ``__main__`` script or module.
+
+    A process started by "spawn" first re-runs the parent's main script (as ``__mp_main__``) so that objects
+    defined there can be unpickled.  Our workers only need ppalib, and a script that calls ``run`` without an
+    ``if __name__ == "__main__":`` guard (the README's example saved as ``demo.py``) would have every worker
+    start the whole run again.  Hiding the main module's file and spec while the processes start makes them
+    skip that step; a notebook or an interactive prompt has neither, so nothing changes there.
+    """
+    main = sys.modules.get("__main__")
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if main is not None and k in main.__dict__}
+    try:
+        if main is not None:
+            main.__dict__.pop("__file__", None)
+            if "__spec__" in saved:
+                main.__spec__ = None
+        yield
+    finally:
+        if main is not None:
+            main.__dict__.update(saved)
+
+
+def _refuse_inside_a_starting_worker() -> None:
+    """Fail at once (instead of waiting for the store lock) when ``run`` is called by a process that is starting
+    as a child of another one and re-running its main script (a script without a main guard, started by code
+    other than ours)."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise RuntimeError("run() was called while this process was starting as a child process and re-running "
+                           "the parent's script; put the script's code under `if __name__ == \"__main__\":`")
+
+
 class LocalProcessExecutor:
     """A pool of ``workers`` local processes (default: every core).  Processes are spawned, not forked, so it
     is safe inside Jupyter; they load the kernels from numba's disk cache, which ``run`` warms first."""
@@ -209,7 +301,8 @@ class LocalProcessExecutor:
         try:
             queue = iter(batches)
             for batch in queue:  # keep at most 2 batches per worker in flight, so an interrupt loses little
-                pending.add(pool.submit(fn, batch, *args))
+                with spawning_without_main():  # processes start inside submit
+                    pending.add(pool.submit(fn, batch, *args))
                 if len(pending) >= 2 * self.workers:
                     break
             while pending:
@@ -218,7 +311,8 @@ class LocalProcessExecutor:
                     yield future.result()
                     nxt = next(queue, None)
                     if nxt is not None:
-                        pending.add(pool.submit(fn, nxt, *args))
+                        with spawning_without_main():
+                            pending.add(pool.submit(fn, nxt, *args))
         finally:
             for future in pending:
                 future.cancel()
@@ -230,6 +324,9 @@ def make_executor(executor="process", workers: int | None = None, scheduler_addr
     LocalCluster of ``workers``, or the cluster at ``scheduler_address``), or an object with a ``run`` method."""
     if scheduler_address is not None and executor != "dask":
         raise ValueError(f"scheduler_address is given but executor={executor!r}: use executor='dask'")
+    if workers is not None and (executor == "serial" or hasattr(executor, "run")):
+        raise ValueError(f"workers={workers!r} is given but executor={executor!r} does not take it: use "
+                         f"executor='process' or 'dask'")
     if executor is None or executor == "process":
         return LocalProcessExecutor(workers)
     if executor == "serial":
@@ -256,13 +353,21 @@ def run(experiment: Experiment, executor="process", *, workers: int | None = Non
     Records are appended to the store at most ``flush_seconds`` after they arrive, so an interruption (Ctrl-C,
     kill -9, a lost machine) loses at most the games in flight; rerunning completes the rest.
     """
+    if not isinstance(experiment, Experiment):
+        raise TypeError(f"experiment must be an Experiment, got {experiment!r}")
+    _refuse_inside_a_starting_worker()
     check_writable(experiment.results_dir)
     executor = make_executor(executor, workers, scheduler_address)
     if batch_size is not None:
         batch_size = check_int("batch_size", batch_size, 1)
+    if isinstance(flush_seconds, bool) or not isinstance(flush_seconds, (int, float)) \
+            or not 0 <= flush_seconds < math.inf:
+        raise ValueError(f"flush_seconds={flush_seconds!r} must be a finite number >= 0")
     store = experiment.store
     with store.writer_lock():
-        stored = store.stored_keys()
+        frame = store.load()
+        check_stored_seed(experiment, frame)
+        stored = set(zip(frame["condition_id"], frame["game_index"].astype(int)))
         todo = [(c, i) for c, i in experiment.planned() if (c.id, i) not in stored]
         if todo:
             _play(experiment, store, todo, executor, progress, batch_size, flush_seconds)
@@ -283,16 +388,28 @@ def _play(experiment, store, todo, executor, progress, batch_size, flush_seconds
             buffer.extend(records)
             bar.update(len(records))
             if time.monotonic() - last_flush >= flush_seconds:
-                store.append(buffer)
-                buffer, last_flush = [], time.monotonic()
-    finally:
-        store.append(buffer)  # keep every finished game, also on Ctrl-C
+                pending, buffer = buffer, []
+                store.append(pending)
+                last_flush = time.monotonic()
+    except BaseException as error:
         bar.close()
+        if isinstance(error, ResultsWriteError):
+            raise  # the disk is full: one error (a second write would fail the same way)
+        try:
+            store.append(buffer)  # keep every finished game, also on Ctrl-C or a failing worker
+        except ResultsWriteError as write_error:
+            raise write_error from None
+        raise
+    bar.close()
+    store.append(buffer)
 
 
 def load_results(experiment: Experiment) -> pd.DataFrame:
-    """The stored games of ``experiment``'s conditions (other games in the same directory are left out)."""
+    """The stored games of ``experiment``'s conditions (other games in the same directory are left out).
+
+    Raises ValueError if the folder holds games of these conditions played with another seed."""
     frame = experiment.store.load()
+    check_stored_seed(experiment, frame)
     ids = {c.id for c in experiment.conditions}
     frame = frame[frame["condition_id"].isin(ids) & (frame["game_index"] < experiment.games_per_condition)]
     return frame.reset_index(drop=True)

@@ -19,4 +19,5 @@ NOTEBOOKS = ROOT / "notebooks"
 PAPER_DATA = ROOT / "data" / "paper"
 RESULTS = ROOT / "data" / "results"
 FIGURES = ROOT / "figures"
-EXECUTED_NOTEBOOKS = ROOT / "output" / "notebooks"
+OUTPUT = ROOT / "output"  # ignored by git: runs other than the committed one, executed notebooks
+EXECUTED_NOTEBOOKS = OUTPUT / "notebooks"

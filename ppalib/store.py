@@ -12,14 +12,18 @@ between writing it and deleting them leaves a readable store (superseded parts a
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import io
 import json
 import os
+import socket
+import sys
 import tempfile
 import time
 import uuid
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
@@ -85,6 +89,19 @@ class ResultsError(RuntimeError):
     """A results file that cannot be trusted; the message names the file and what to do."""
 
 
+class ResultsWriteError(RuntimeError):
+    """A part file could not be written (a full disk, a quota, a folder made read-only meanwhile).  Nothing
+    stored before is affected; the message names the folder and says that rerunning completes the rest."""
+
+
+def _write_error(directory: Path, error: OSError) -> ResultsWriteError:
+    reason = error.strerror or str(error)
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        reason += " (the disk or quota is full)"
+    return ResultsWriteError(f"cannot write results to {directory}: {reason}. The games stored before are safe; "
+                             f"free some space and rerun the same command to play the rest.")
+
+
 def _checksum(table: pa.Table) -> str:
     """SHA-256 of the rows in a canonical text form (independent of parquet encoding and chunking)."""
     frame = table.replace_schema_metadata(None).to_pandas()
@@ -93,16 +110,29 @@ def _checksum(table: pa.Table) -> str:
     return hashlib.sha256(buffer.getvalue().encode()).hexdigest()
 
 
-def check_writable(directory) -> Path:
-    """Create ``directory`` if needed and prove it writable, or raise ValueError naming it."""
+def check_writable(directory, name: str = "results_dir") -> Path:
+    """Create ``directory`` if needed and prove it writable, or raise ValueError naming it (as ``name``)."""
     path = Path(directory)
     try:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path, suffix=".tmp"):
             pass
     except OSError as error:
-        raise ValueError(f"results_dir={str(path)!r} is not writable: {error.strerror or error}") from None
+        raise ValueError(f"{name}={str(path)!r} is not writable: {error.strerror or error}") from None
     return path
+
+
+def _lock_holder(handle) -> str:
+    """Who holds the lock, as its holder wrote it into the lock file (empty if not written yet)."""
+    try:
+        handle.seek(0)
+        info = json.loads(handle.read() or "{}")
+    except (OSError, ValueError):
+        return "another process"
+    if not info:
+        return "another process"
+    return (f"process {info.get('pid')} on {info.get('host')}, started {info.get('started')}: "
+            f"{info.get('command')}")
 
 
 class ResultsStore:
@@ -116,21 +146,39 @@ class ResultsStore:
         """Hold the store's exclusive writer lock (``.lock``, an ``flock`` the OS releases when its holder dies).
 
         A run that was killed may leave a child (a notebook kernel, a worker) alive for a moment; waiting for
-        the lock guarantees that a restarted run never plans games such an orphan is still writing.
+        the lock guarantees that a restarted run never plans games such an orphan is still writing.  The holder
+        writes its pid, host, start time and command into the lock file, and a waiting run says at once (on
+        stderr) whom it waits for.
         """
         self.directory.mkdir(parents=True, exist_ok=True)
-        handle = open(self.directory / ".lock", "w")
+        handle = open(self.directory / ".lock", "a+")  # never truncate: the holder's note is in it
         deadline = time.monotonic() + timeout
         try:
+            waiting = False
             while True:
                 try:
                     fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     break
                 except BlockingIOError:
+                    holder = _lock_holder(handle)
                     if time.monotonic() > deadline:
-                        raise RuntimeError(f"another process has been writing to {self.directory} for over "
-                                           f"{timeout:.0f} s; wait for it to finish or stop it") from None
+                        raise RuntimeError(f"{holder} has been writing to {self.directory} for over "
+                                           f"{timeout:.0f} s; wait for it to finish or stop it (the lock is "
+                                           f"released by itself when that process ends)") from None
+                    if not waiting:
+                        waiting = True
+                        print(f"[ppalib] waiting for {holder}, which is writing to {self.directory}; this run "
+                              f"goes on as soon as it ends (giving up after {timeout:.0f} s). Do not delete "
+                              f"{self.directory / '.lock'}: the system releases it when its holder exits.",
+                              file=sys.stderr, flush=True)
                     time.sleep(0.2)
+            with contextlib.suppress(OSError):
+                handle.seek(0)
+                handle.truncate()
+                handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                         "started": datetime.now().isoformat(timespec="seconds"),
+                                         "command": " ".join(sys.argv)[:300]}))
+                handle.flush()
             yield
         finally:
             handle.close()  # releases the lock
@@ -166,15 +214,23 @@ class ResultsStore:
         """All stored games, validated; raises ResultsError on any untrustworthy file or duplicated game."""
         parts = {path.name: self._read_part(path) for path in self.part_files()}
         superseded = {name for _, names in parts.values() for name in names}
-        tables = [table for name, (table, _) in parts.items() if name not in superseded]
-        if not tables:
+        live = [(name, table) for name, (table, _) in parts.items() if name not in superseded]
+        if not live:
             return SCHEMA.empty_table().to_pandas()
-        frame = pa.concat_tables([t.replace_schema_metadata(None) for t in tables]).to_pandas()
-        duplicated = frame.duplicated(KEY)
+        frame = pa.concat_tables([t.replace_schema_metadata(None) for _, t in live]).to_pandas()
+        duplicated = frame.duplicated(KEY, keep=False)
         if duplicated.any():
-            first = frame.loc[duplicated, KEY].iloc[0].tolist()
-            raise ResultsError(f"{self.directory}: game {first} is stored twice; the store was modified outside "
-                               f"ppalib. Remove the part file that should not be there.")
+            names = [name for name, table in live for _ in range(table.num_rows)]
+            first = frame.loc[duplicated, KEY].iloc[0]
+            condition, index = str(first["condition_id"]), int(first["game_index"])
+            holders = sorted({names[i] for i in frame.index[(frame["condition_id"] == condition)
+                                                              & (frame["game_index"] == index)]})
+            count = int(frame.loc[duplicated].drop_duplicates(KEY).shape[0])
+            raise ResultsError(f"game {index} of condition {condition} is stored twice, in "
+                               f"{' and '.join(holders)} (folder {self.directory})"
+                               f"{f'; {count} games in all are stored more than once' if count > 1 else ''}. "
+                               f"The store was modified outside ppalib (a part file copied in?): move the part "
+                               f"file that should not be there out of the folder.")
         return frame.sort_values(KEY, kind="stable").reset_index(drop=True)
 
     def stored_keys(self) -> set[tuple[str, int]]:
@@ -187,18 +243,22 @@ class ResultsStore:
         if supersedes:
             meta[b"ppalib_supersedes"] = json.dumps(supersedes).encode()
         table = table.replace_schema_metadata(meta)
-        self.directory.mkdir(parents=True, exist_ok=True)
         name = f"part-{time.time_ns():020d}-{uuid.uuid4().hex[:8]}.parquet"
-        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".part-", suffix=".tmp")
+        tmp = None
         try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".part-", suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
                 pq.write_table(table, handle)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.chmod(tmp, 0o644)  # mkstemp makes 0600; results are data to share
             os.replace(tmp, self.directory / name)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+        except BaseException as error:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            if isinstance(error, OSError):  # a full disk, say: one clear error, nothing half-written kept
+                raise _write_error(self.directory, error) from None
             raise
         return self.directory / name
 

@@ -1,4 +1,7 @@
 """Bad notebook parameters and reproduce arguments: one clear message naming the parameter, before any game."""
+import re
+from pathlib import Path
+
 import pytest
 
 from ppalib.__main__ import main
@@ -11,11 +14,11 @@ from ppalib.papers import ppa2015
     (dict(playouts=[]), ValueError, "playouts is empty"),
     (dict(games=["chess"]), ValueError, "game='chess' is unknown"),
     (dict(games=["breakthrough"], sizes=[3]), ValueError, "size=3 is out of range for breakthrough"),
-    (dict(sizes=["8"]), TypeError, "size must be an integer"),
+    (dict(sizes=["8"]), TypeError, "sizes must be an integer"),
     (dict(playouts=[-10]), ValueError, "playouts=-10 is out of range"),
     (dict(games_per_cell="ten"), TypeError, "games_per_cell must be an integer"),
     (dict(alpha=float("nan")), ValueError, "alpha=nan is out of range"),
-    (dict(c=-1), ValueError, "c=-1.0 is out of range"),
+    (dict(c=-1), ValueError, "c=-1 is out of range"),
     (dict(seed=1.5), TypeError, "seed must be an integer"),
     (dict(temperature=2), ValueError, "unknown parameter"),
 ])
@@ -41,25 +44,26 @@ def test_read_only_output_folder_is_refused(tmp_path, capsys):
     assert "--output" in capsys.readouterr().err
 
 
-def test_wrong_type_through_the_cli_fails_in_the_notebook_naming_cell_and_parameter(tmp_path, capsys):
-    argv = ["reproduce", "--preset", "smoke", "--output", str(tmp_path), "-p", f"results_dir={tmp_path / 'r'}",
+def test_wrong_type_through_the_cli_is_refused_before_any_notebook_runs(tmp_path, capsys):
+    argv = ["reproduce", "--preset", "smoke", "--output", str(tmp_path / "out"), "-p", f"results_dir={tmp_path / 'r'}",
             "-p", f"figures_dir={tmp_path / 'f'}", "-p", "games_per_cell=ten"]
-    assert main(argv) == 1
+    assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "failed in cell" in err and "games_per_cell must be an integer" in err
+    assert "games_per_cell must be an integer" in err and err.count("\n") == 1
+    assert not (tmp_path / "out").exists() and not (tmp_path / "r").exists() and not (tmp_path / "f").exists()
 
 
 @pytest.mark.parametrize("overrides,message", [
     (dict(tables=[]), "tables is empty"),
-    (dict(tables=[11]), r"tables=\[11\] is out of range: allowed 1..10"),
-    (dict(tables=["2"]), r"tables=\['2'\] is out of range"),
+    (dict(tables=[11]), r"tables=11 is out of range \(in tables=\[11\]\): allowed an integer in 1..10"),
+    (dict(tables=["2"]), r"tables must be an integer in 1..10, or a non-empty list of them, got '2'"),
     (dict(grid="some"), "grid='some' is unknown"),
     (dict(size=3), "size=3 is out of range"),
     (dict(playouts=0), "playouts=0 is out of range"),
 ])
 def test_bad_ppaf2016_parameter_is_named(tmp_path, overrides, message):
     from ppalib.papers import ppaf2016
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises((ValueError, TypeError), match=message):
         ppaf2016.make_experiment(tmp_path, "smoke", **overrides)
 
 
@@ -67,9 +71,147 @@ def test_bad_ppaf2016_parameter_is_named(tmp_path, overrides, message):
     (dict(grid={"playouts": [100]}), "grid must map each of"),
     (dict(grid={"playouts": [], "k_rave": [1], "rave_rate": [1.0], "margin": [0.0]}), "grid\\['playouts'\\] is empty"),
     (dict(matches=0), "matches=0 is out of range"),
-    (dict(grid={"playouts": [100], "k_rave": [1], "rave_rate": [1.5], "margin": [0.0]}), "rave_rate=1.5 is out of range"),
+    (dict(grid={"playouts": [100], "k_rave": [1], "rave_rate": [1.5], "margin": [0.0]}),
+     r"grid\['rave_rate'\]=1.5 is out of range"),
 ])
 def test_bad_adaptive_rave_parameter_is_named(tmp_path, overrides, message):
     from ppalib.papers import adaptive_rave2013
     with pytest.raises(ValueError, match=message):
         adaptive_rave2013.make_experiment(tmp_path, "smoke", **overrides)
+
+
+REPRODUCE_BAD_PARAMETERS = [
+    (["-p", "badparam=1"], "'badparam' is not a parameter of any selected notebook; known parameters: preset, "),
+    (["-p", "games_per_cel=2"], "(did you mean 'games_per_cell'?)"),
+    (["--only", "03_adaptive_rave_2013", "-p", "games_per_cell=2"],
+     "'games_per_cell' is not a parameter of notebook 03_adaptive_rave_2013"),
+    (["-p", "playouts=1e3"], "playouts must be an integer in 1..10000000, or a non-empty list of them, got 1000.0 "
+                             "(float); write 1000"),
+    (["-p", 'playouts="1000"'], "write the number without quotes"),
+    (["-p", 'dpi="high"'], "dpi must be an integer in 10..2400, got 'high' (str)"),
+    (["-p", "dpi=0"], "dpi=0 is out of range"),
+    (["-p", "dpi=72.5"], "dpi must be an integer"),
+    (["-p", "style=fancy"], "style='fancy' is unknown: use one of 'darkgrid', 'whitegrid'"),
+    (["-p", "executor=cluster"], "executor='cluster' is unknown"),
+    (["-p", "executor=null"], "executor must be one of 'process', 'serial', 'dask', got None"),
+    (["-p", "workers=0"], "workers=0 is out of range"),
+    (["-p", "workers=2.5"], "workers must be an integer"),
+    (["-p", "executor=serial", "-p", "workers=2"], "workers=2 is given but executor='serial'"),
+    (["-p", "scheduler_address=tcp://h:1"], "scheduler_address is given but executor='process'"),
+    (["-p", "executor=dask", "-p", "scheduler_address=localhost:8786"], "must look like 'tcp://host:8786'"),
+    (["-p", "results_dir="], "results_dir='' is empty"),
+    (["-p", "figures_dir=5"], "figures_dir must be a non-empty string, got 5 (int)"),
+    (["-p", "seed=-1"], "seed=-1 is out of range"),
+    (["-p", "seed=true"], "seed must be an integer in 0..9223372036854775807, got True (bool)"),
+    (["-p", "seed=1", "-p", "seed=2"], "-p seed is given twice (1 and 2)"),
+    (["-p", "c=Infinity"], "c=inf is out of range"),
+    (["-p", "c=-0.5"], "c=-0.5 is out of range"),
+    (["--only", "01_ppa_2015", "-p", "alpha=NaN"], "alpha=nan is out of range"),
+    (["--only", "01_ppa_2015", "-p", "alpha=high"], "alpha must be a number >= 0, got 'high'"),
+    (["-p", "games=[go]"], "(a list must be JSON with quoted names"),
+    (["-p", 'games=["go", 5]'], "games must be a game name, or a non-empty list of them, got 5 (int)"),
+    (["-p", "games=chess"], "game='chess' is unknown"),
+    (["-p", "sizes=[]"], "sizes is empty"),
+    (["-p", "sizes=25"], "sizes=25 is out of range"),
+    (["--only", "01_ppa_2015", "-p", "sizes=3", "-p", 'games="go"'], None),  # go is fine at 3x3: no error
+    (["--only", "01_ppa_2015", "-p", "sizes=3", "-p", 'games="breakthrough"'],
+     "size=3 is out of range for breakthrough"),
+    (["-p", "games_per_cell=10000001"], "games_per_cell=10000001 is out of range"),
+    (["--only", "02_ppaf_2016", "-p", "tables=0"], "tables=0 is out of range"),
+    (["--only", "02_ppaf_2016", "-p", "grid=some"], "grid='some' is unknown"),
+    (["--only", "02_ppaf_2016", "-p", "grid=Best"], "(did you mean 'best'?)"),
+    (["--only", "02_ppaf_2016", "-p", "size=3"], "size=3 is out of range"),
+    (["--only", "03_adaptive_rave_2013", "-p", 'grid={"playouts": [10]}'], "grid must map each of"),
+    (["--only", "03_adaptive_rave_2013", "-p",
+      'grid={"playouts": [100], "k_rave": [0], "rave_rate": [2], "margin": [0]}'],
+     "grid['rave_rate']=2 is out of range"),
+    (["--only", "03_adaptive_rave_2013", "-p", "matches=0"], "matches=0 is out of range"),
+    (["--only", "02_ppaf_2016", "-p", "tables=[2, 2]"], "tables=[2, 2] lists 2 twice"),
+    (["--only", "03_adaptive_rave_2013", "-p",
+      'grid={"playouts": [10, 10], "k_rave": [0], "rave_rate": [1], "margin": [0]}'],
+     "grid['playouts']=[10, 10] lists 10 twice"),
+    (["--only", "03_adaptive_rave_2013", "-p", "k_rave=-1"], "k_rave=-1 is out of range"),
+    (["-p", "=5"], "must be key=value"),
+    (["--preset", "Quick"], "preset='Quick' is unknown"),
+]
+
+
+@pytest.mark.parametrize("args,message", REPRODUCE_BAD_PARAMETERS,
+                         ids=[" ".join(a) for a, _ in REPRODUCE_BAD_PARAMETERS])
+def test_reproduce_refuses_a_bad_parameter_before_any_notebook_runs(args, message, tmp_path, capsys, monkeypatch):
+    started = []
+    monkeypatch.setattr("papermill.execute_notebook", lambda *a, **k: started.append(a))
+    argv = ["reproduce", *([] if "--preset" in args else ["--preset", "smoke"]), "--output", str(tmp_path / "out"),
+            *args]
+    if not any(a.startswith(("results_dir", "figures_dir")) for a in args):
+        argv += ["-p", f"results_dir={tmp_path / 'r'}", "-p", f"figures_dir={tmp_path / 'f'}"]
+    code = main(argv)
+    err = capsys.readouterr().err
+    if message is None:
+        assert code == 0 and len(started) == 1, err
+        return
+    assert code == 2 and message in err and err.count("\n") == 1, err
+    assert not started and not (tmp_path / "r").exists() and not (tmp_path / "f").exists()
+
+
+def test_a_parameter_only_some_notebooks_have_goes_to_those_only(tmp_path, capsys, monkeypatch):
+    calls = {}
+    monkeypatch.setattr("papermill.execute_notebook",
+                        lambda source, target, parameters, **k: calls.setdefault(Path(source).stem, parameters))
+    assert main(["reproduce", "--preset", "smoke", "--output", str(tmp_path), "-p", "games_per_cell=2",
+                 "-p", f"results_dir={tmp_path / 'r'}"]) == 0
+    assert calls["01_ppa_2015"]["games_per_cell"] == 2 and calls["02_ppaf_2016"]["games_per_cell"] == 2
+    assert "games_per_cell" not in calls["03_adaptive_rave_2013"]
+    assert "03_adaptive_rave_2013 has no parameter games_per_cell: not passed to it" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("values,error,message", [
+    (dict(dpi="high"), TypeError, "dpi must be an integer"),
+    (dict(style="fancy"), ValueError, "style='fancy' is unknown"),
+    (dict(results_dir=""), ValueError, "results_dir='' is empty"),
+    (dict(results_dir=5), TypeError, "results_dir must be a non-empty string"),
+    (dict(workers=-1), ValueError, "workers=-1 is out of range"),
+    (dict(temperature=1), ValueError, "'temperature' is not a parameter of notebook 01_ppa_2015"),
+    (dict(playouts=1e3), TypeError, "write 1000"),
+    (dict(playouts=[100, 2.5]), TypeError, "got 2.5 (float) (in playouts=[100, 2.5])"),
+    (dict(games=("go", "chess")), ValueError, "game='chess' is unknown"),
+    (dict(games=["go", "go"]), ValueError, "games=['go', 'go'] lists 'go' twice"),
+    (dict(sizes=[5, 5]), ValueError, "sizes=[5, 5] lists 5 twice"),
+])
+def test_notebook_parameters_are_checked_in_the_api_too(tmp_path, values, error, message):
+    from ppalib.papers import prepare
+    with pytest.raises(error, match=re.escape(message)):
+        prepare(ppa2015, "smoke", **values)
+
+
+def test_a_folder_that_cannot_be_created_is_refused_before_any_notebook_runs(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    assert main(["reproduce", "--preset", "smoke", "--output", str(tmp_path / "out"),
+                 "-p", f"figures_dir={tmp_path / 'file' / 'f'}"]) == 2
+    assert f"figures_dir='{tmp_path / 'file' / 'f'}' cannot be created: {tmp_path / 'file'} is not a folder" in \
+        capsys.readouterr().err
+
+
+def test_another_seed_at_the_committed_preset_goes_to_its_own_folder():
+    from ppalib import paths
+    from ppalib.papers import prepare
+    setup = prepare(ppa2015, "quick", seed=7)
+    assert setup.results_dir == paths.OUTPUT / "quick" / "results" / "ppa2015-seed7"
+    assert setup.figures_dir == paths.OUTPUT / "quick" / "figures" / "01_ppa_2015"
+
+
+def test_only_the_committed_configuration_writes_the_committed_folders():
+    from ppalib import paths
+    from ppalib.papers import prepare
+    committed = prepare(ppa2015, "quick")
+    assert (committed.results_dir, committed.figures_dir) == (paths.RESULTS / "ppa2015", paths.FIGURES / "01_ppa_2015")
+    smoke = prepare(ppa2015, "smoke")
+    assert (smoke.results_dir, smoke.figures_dir) == (paths.OUTPUT / "smoke" / "results" / "ppa2015",
+                                                      paths.OUTPUT / "smoke" / "figures" / "01_ppa_2015")
+    restyled = prepare(ppa2015, "quick", style="ticks")
+    assert restyled.results_dir == paths.RESULTS / "ppa2015" and restyled.figures_dir.is_relative_to(paths.OUTPUT)
+    subset = prepare(ppa2015, "quick", games="go")  # every game stored in the committed results: read there
+    assert subset.results_dir == paths.RESULTS / "ppa2015" and subset.reads_committed
+    assert subset.figures_dir == paths.OUTPUT / "quick" / "figures" / "01_ppa_2015"
+    more = prepare(ppa2015, "quick", games="go", games_per_cell=501)
+    assert more.results_dir == paths.OUTPUT / "quick" / "results" / "ppa2015"

@@ -101,6 +101,33 @@ BAD_INPUTS = [
     (lambda tmp: Experiment("x", (), 2, 1, tmp), ValueError, "conditions is empty"),
     (lambda tmp: Experiment("x", _conditions(), 2, -1, tmp), ValueError, "seed=-1 is out of range"),
     (lambda tmp: LocalProcessExecutor(0), ValueError, "workers=0 is out of range"),
+    (lambda tmp: Experiment("x", _conditions(), 2, 1, None), TypeError,
+     "results_dir must be a folder (a str or pathlib.Path), got None"),
+    (lambda tmp: Experiment("x", _conditions(), 2, 1, ""), ValueError, "results_dir='' is empty"),
+    (lambda tmp: Experiment("x", _conditions(), 2, 1, 5), TypeError, "results_dir must be a folder"),
+    (lambda tmp: Experiment("x", "breakthrough", 2, 1, tmp), TypeError,
+     "conditions must be a Condition or a list of Conditions, got 'breakthrough'"),
+    (lambda tmp: Experiment("x", [_conditions()[0], "nogo"], 2, 1, tmp), TypeError,
+     "conditions[1] must be a Condition"),
+    (lambda tmp: Experiment("x", 3, 2, 1, tmp), TypeError, "conditions must be a Condition or a list"),
+    (lambda tmp: Experiment(None, _conditions(), 2, 1, tmp), ValueError, "name=None must be a non-empty string"),
+    (lambda tmp: Experiment("x", _conditions(), True, 1, tmp), TypeError, "games_per_condition must be an integer"),
+    (lambda tmp: run(Experiment("x", _conditions(), 2, 1, tmp), "serial", workers=2), ValueError,
+     "workers=2 is given but executor='serial' does not take it"),
+    (lambda tmp: run(Experiment("x", _conditions(), 2, 1, tmp), flush_seconds=-1), ValueError,
+     "flush_seconds=-1 must be a finite number >= 0"),
+    (lambda tmp: run(Experiment("x", _conditions(), 2, 1, tmp), batch_size=0), ValueError,
+     "batch_size=0 is out of range"),
+    (lambda tmp: run("demo"), TypeError, "experiment must be an Experiment, got 'demo'"),
+    (lambda tmp: Condition("blind_cashing_checks", 12, make_agent("uct", 1), make_agent("uct", 1),
+                           game_options=(("turns", 13),)), ValueError, "turns=13 is out of range for 12 checks"),
+    (lambda tmp: Condition("go", 5, "uct", make_agent("uct", 1)), TypeError, "agent must be an AgentConfig"),
+    (lambda tmp: Condition("blind_cashing_checks", 12, make_agent("uct", 1), make_agent("uct", 1),
+                           game_options="turns=5"), TypeError, "game_options must be a dict or (name, value) pairs"),
+    (lambda tmp: Condition("blind_cashing_checks", 12, make_agent("uct", 1), make_agent("uct", 1), game_options=5),
+     TypeError, "game_options must be a dict or (name, value) pairs, e.g. {'turns': 10}, got 5"),
+    (lambda tmp: Experiment("x", [*_conditions(), _conditions()[0]], 2, 1, tmp), ValueError,
+     "conditions[3] is the same condition as conditions[0] (PPA(1) vs UCT at breakthrough 5)"),
 ]
 
 
@@ -167,3 +194,102 @@ def test_stored_moves_replay_to_the_stored_result(tmp_path):
             state = game.play(state, move)
         assert game.winner(state) == row.winner and len(row.moves.split()) == row.plies
         assert json.loads(row.agent_params)["kind"] == row.agent
+
+
+def test_a_single_condition_is_an_experiment_of_one_cell(tmp_path):
+    condition = _conditions()[0]
+    assert Experiment("one", condition, 2, 1, tmp_path) == Experiment("one", [condition], 2, 1, tmp_path)
+
+
+def test_another_seed_on_the_same_results_dir_is_refused_saying_what_is_stored(tmp_path):
+    first = run(Experiment("s", _conditions()[:1], 2, 1, tmp_path), "serial", progress=False)
+    parts = sorted(tmp_path.glob("part-*"))
+    other = Experiment("s", _conditions()[:1], 4, 2, tmp_path)
+    with pytest.raises(ValueError) as caught:
+        run(other, "serial", progress=False)
+    message = str(caught.value)
+    assert f"seed=2, but {tmp_path} already holds 2 games of 1 of this experiment's 1 conditions played with " \
+           f"seed 1" in message
+    assert "Use another results folder for seed 2, or delete (or move)" in message
+    assert sorted(tmp_path.glob("part-*")) == parts  # nothing played, nothing mixed in
+    with pytest.raises(ValueError, match="played with seed 1"):
+        load_results(other)
+    assert list(first["seed"]) == [1, 1]
+    fresh = run(Experiment("s", _conditions()[:1], 2, 2, tmp_path / "seed2"), "serial", progress=False)
+    assert list(fresh["seed"]) == [2, 2]
+
+
+def test_another_seed_through_the_cli_exits_2_and_plays_nothing(tmp_path, capsys):
+    from ppalib.__main__ import main
+    argv = ["match", "domineering", "--size", "4", "--playouts", "10", "--games", "2", "--workers", "1", "--quiet",
+            "--results", str(tmp_path)]
+    assert main(argv + ["--seed", "1"]) == 0
+    capsys.readouterr()
+    assert main(argv + ["--seed", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "seed=2, but" in err and "played with seed 1" in err
+    from ppalib.store import ResultsStore
+    assert set(ResultsStore(tmp_path).load()["seed"]) == {1}
+
+
+def _failing_writes(monkeypatch, after: int):
+    """Make every part write after the first ``after`` fail as on a full disk (ENOSPC), half-way through."""
+    import errno
+    import pyarrow.parquet as pq
+    real, calls = pq.write_table, []
+
+    def write(table, handle, **kwargs):
+        calls.append(1)
+        if len(calls) > after:
+            handle.write(b"PAR1")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(table, handle, **kwargs)
+
+    monkeypatch.setattr(pq, "write_table", write)
+
+
+def test_a_full_disk_mid_run_keeps_the_stored_games_and_a_rerun_completes_the_rest(tmp_path, monkeypatch):
+    from ppalib.store import ResultsStore, ResultsWriteError
+    experiment = Experiment("full", _conditions()[:1], 6, 4, tmp_path / "full")
+    _failing_writes(monkeypatch, after=2)
+    with pytest.raises(ResultsWriteError, match="No space left on device") as caught:
+        run(experiment, "serial", progress=False, batch_size=1, flush_seconds=0)
+    assert caught.value.__context__ is None or caught.value.__suppress_context__
+    monkeypatch.undo()
+    assert len(ResultsStore(experiment.results_dir).load()) == 2
+    assert not list(experiment.results_dir.glob(".part-*"))
+    resumed = run(experiment, "serial", progress=False)
+    clean = run(Experiment("full", _conditions()[:1], 6, 4, tmp_path / "clean"), "serial", progress=False)
+    assert resumed[COMPARED].equals(clean[COMPARED])
+
+
+def test_a_full_disk_through_the_cli_is_one_line(tmp_path, monkeypatch, capsys):
+    from ppalib.__main__ import main
+    _failing_writes(monkeypatch, after=0)
+    argv = ["match", "domineering", "--size", "4", "--playouts", "10", "--games", "4", "--workers", "1", "--quiet",
+            "--results", str(tmp_path)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"cannot write results to {tmp_path}: No space left on device" in err and "rerun the same command" in err
+    monkeypatch.undo()
+    assert main(argv) == 0 and "4 games" in capsys.readouterr().out
+
+
+def test_a_run_waiting_for_another_runs_lock_says_so_at_once(tmp_path):
+    from ppalib.store import ResultsStore
+    argv = [sys.executable, "-m", "ppalib", "match", "domineering", "--size", "4", "--playouts", "10", "--games",
+            "2", "--workers", "1", "--quiet", "--results", str(tmp_path)]
+    with ResultsStore(tmp_path).writer_lock():
+        process = subprocess.Popen(argv, cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = process.stderr.readline()  # printed as soon as it finds the lock taken, long before any timeout
+        assert process.poll() is None
+    out, err = process.communicate(timeout=120)
+    assert f"waiting for process {os.getpid()} on" in line and str(tmp_path) in line
+    assert process.returncode == 0 and "2 games" in out
+
+
+def test_a_game_option_left_at_none_is_the_default_and_keeps_the_condition_id():
+    agent = make_agent("uct", 5)
+    plain = Condition("blind_cashing_checks", 12, agent, agent, game_options={"turns": 5})
+    assert Condition("blind_cashing_checks", 12, agent, agent, game_options={"turns": 5, "komi": None}).id == plain.id

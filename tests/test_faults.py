@@ -109,6 +109,6 @@ def test_bad_executor_settings_are_refused(tmp_path, kwargs, message):
 def test_a_second_writer_waits_for_the_first(tmp_path):
     store = ResultsStore(tmp_path)
     with store.writer_lock():
-        with pytest.raises(RuntimeError, match="another process has been writing"):
+        with pytest.raises(RuntimeError, match="has been writing to"):
             with ResultsStore(tmp_path).writer_lock(timeout=0.5):
                 pass

@@ -6,7 +6,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from ppalib.store import SCHEMA, ResultsError, ResultsStore
+from ppalib.store import SCHEMA, ResultsError, ResultsStore, ResultsWriteError
 
 
 def _record(index, condition="c0"):
@@ -68,12 +68,47 @@ def test_tampered_rows_fail_the_checksum(tmp_path):
         store.load()
 
 
-def test_a_game_stored_twice_is_reported(tmp_path):
+def test_a_game_stored_twice_is_reported_naming_both_part_files_and_plain_values(tmp_path):
+    store = ResultsStore(tmp_path)
+    first = store.append([_record(0), _record(1)])
+    second = store.append([_record(1)])
+    with pytest.raises(ResultsError, match="stored twice") as caught:
+        store.load()
+    message = str(caught.value)
+    assert f"game 1 of condition c0 is stored twice, in {first.name} and {second.name}" in message
+    assert str(tmp_path) in message and "np." not in message and "int64" not in message
+
+
+def test_a_full_disk_is_one_clear_error_and_leaves_nothing_half_written(tmp_path, monkeypatch):
+    import errno
     store = ResultsStore(tmp_path)
     store.append([_record(0)])
-    store.append([_record(0)])
-    with pytest.raises(ResultsError, match="stored twice"):
-        store.load()
+
+    def full(table, handle, **kwargs):
+        handle.write(b"PAR1 partial")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pq, "write_table", full)
+    with pytest.raises(ResultsWriteError) as caught:
+        store.append([_record(1)])
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+    assert str(caught.value).startswith(f"cannot write results to {tmp_path}: No space left on device")
+    assert "rerun the same command" in str(caught.value)
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".lock") == \
+        sorted(p.name for p in tmp_path.glob("part-*.parquet"))  # no temporary file left
+    assert list(store.load()["game_index"]) == [0]
+
+
+def test_a_waiting_writer_says_at_once_whom_it_waits_for(tmp_path, capsys):
+    import os
+    with ResultsStore(tmp_path).writer_lock():
+        with pytest.raises(RuntimeError, match=f"process {os.getpid()} on .* has been writing to"):
+            with ResultsStore(tmp_path).writer_lock(timeout=0.5):
+                pass
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"waiting for process {os.getpid()} on" in err
+    assert "Do not delete" in err and str(tmp_path) in err
 
 
 def test_leftover_temporary_files_are_ignored(tmp_path):

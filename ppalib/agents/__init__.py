@@ -22,7 +22,8 @@ which are deterministic), ``tree_reuse`` (keep the statistics of the position re
 off by default: the 2015 and 2016 papers empty the table every search).
 
 Defaults: ``c`` 0.4 and ``alpha`` 1.0 (Cazenave 2015); ``k`` for MAST has no default in the papers (it is swept),
-we use 1.0; RAVE: ``k_rave`` 700 (Mehat & Vittaut's choice after their Figure 2), ``rave_rate`` 1, ``adaptive``
+we use 1.0, and ``k = 0`` (like PPA's ``alpha = 0``) is accepted on purpose: uniform Gibbs playouts, the control
+point of a ``k`` sweep; RAVE: ``k_rave`` 700 (Mehat & Vittaut's choice after their Figure 2), ``rave_rate`` 1, ``adaptive``
 off, ``margin`` 0 (in reward units: results are 0, 0.5, 1); PUCT: ``c`` = sqrt(2) (Soemers et al. 2019).
 """
 from __future__ import annotations

@@ -1,17 +1,328 @@
-"""One module per reproduced paper: its presets, its experiment grid, and its tables and figures."""
+"""One module per reproduced paper: its presets, its experiment grid, and its tables and figures.
+
+Every notebook parameter is declared here (the ones all notebooks share, ``COMMON``) or in its paper module
+(``PARAMETERS``), with its type and range; one validator checks them all, before anything runs:
+``python -m ppalib reproduce`` calls it before papermill starts (so an unknown or mistyped ``-p`` is refused
+with a message naming it), and each notebook's first code cell calls it through ``notebook_setup``.
+
+Where a notebook writes: only the committed configuration (preset ``quick`` with every experiment parameter at
+its value) reads and writes the committed results ``data/results/<paper>``, and only it with the default style
+and resolution writes the committed ``figures/<notebook>``; anything else goes to ``output/<preset>/results/<paper>``
+(``<paper>-seed<N>`` for a seed other than the preset's: a results folder keeps one seed per condition) and
+``output/<preset>/figures/<notebook>`` (ignored by git), unless ``results_dir`` / ``figures_dir`` are given.
+Trying a preset never touches the committed results or figures.
+"""
 from __future__ import annotations
 
+import difflib
+import importlib
+import math
+import numbers
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
-def resolve_settings(presets: dict, defaults: dict, preset: str, overrides: dict) -> dict:
+#: Notebook (file stem) -> paper module in this package.
+NOTEBOOKS = {"01_ppa_2015": "ppa2015", "02_ppaf_2016": "ppaf2016", "03_adaptive_rave_2013": "adaptive_rave2013"}
+#: The preset whose results and figures are committed.
+COMMITTED_PRESET = "quick"
+MAX_GAMES = 10_000_000
+MAX_PLAYOUTS = 10_000_000
+MAX_SEED = 2**63 - 1
+STYLES = ("darkgrid", "whitegrid", "dark", "white", "ticks")  # seaborn's
+
+
+# ---- parameter declarations ----------------------------------------------------------------------------------
+def _type_name(value) -> str:
+    return type(value).__name__
+
+
+@dataclass(frozen=True)
+class Param:
+    """What one notebook parameter accepts.
+
+    kind: "int", "number" (int or float), "choice", "text", "folder", "game" (a game name) or "grid" (a dict
+    of lists, keys ``grid_keys``).  ``low``/``high`` bound numbers (``high`` None: no bound); ``many``: a list
+    of such values is accepted too (one value stands for a one-element list); ``default``: the notebook's
+    default (None for "the preset's value"); ``optional``: None is accepted.
+    """
+    kind: str
+    low: float | None = None
+    high: float | None = None
+    many: bool = False
+    choices: tuple = ()
+    default: object = None
+    optional: bool = True
+    grid: tuple = ()  # for kind "grid": (key, Param) pairs
+
+    def describe(self) -> str:
+        if self.kind == "int":
+            what = f"an integer {self._range()}"
+        elif self.kind == "number":
+            what = f"a number {self._range()}"
+        elif self.kind == "choice":
+            what = "one of " + ", ".join(map(repr, self.choices))
+        elif self.kind == "game":
+            what = "a game name"
+        elif self.kind == "grid":
+            what = "a dict mapping " + ", ".join(repr(k) for k, _ in self.grid) + " to lists"
+        else:
+            what = "a non-empty string"
+        if self.many:
+            what = f"{what}, or a non-empty list of them"
+        return what
+
+    def _range(self) -> str:
+        def show(x):
+            return f"{x:g}" if isinstance(x, float) else str(x)
+        if self.high is None:
+            return f">= {show(self.low)}" if self.low is not None else ""
+        return f"in {show(self.low)}..{show(self.high)}"
+
+    def check(self, name: str, value):
+        """The value, validated (a single value of a ``many`` parameter stays single); raises TypeError or
+        ValueError naming ``name``."""
+        if value is None:
+            if self.optional:
+                return None
+            raise TypeError(f"{name} must be {self.describe()}, got None")
+        if self.many and isinstance(value, (list, tuple)):
+            if not value:
+                raise ValueError(f"{name} is empty: give at least one value ({self.describe()})")
+            checked = [self._one(name, item, f" (in {name}={list(value)!r})") for item in value]
+            repeated = next((v for i, v in enumerate(checked) if v in checked[:i]), None)
+            if repeated is not None:
+                raise ValueError(f"{name}={list(value)!r} lists {repeated!r} twice: give each value once")
+            return checked
+        return self._one(name, value, "")
+
+    def _one(self, name: str, value, where: str):
+        got = f"got {value!r} ({_type_name(value)}){where}"
+        if self.kind in ("int", "number"):
+            integral = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+            if self.kind == "int" and not integral:
+                hint = ""
+                if isinstance(value, float) and value.is_integer():
+                    hint = f"; write {int(value)}"
+                elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+                    hint = "; write the number without quotes"
+                raise TypeError(f"{name} must be {self.describe()}, {got}{hint}")
+            if not integral and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+                raise TypeError(f"{name} must be {self.describe()}, {got}")
+            number = int(value) if integral else float(value)
+            if (isinstance(number, float) and not math.isfinite(number)) or \
+                    (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
+                raise ValueError(f"{name}={number!r} is out of range{where}: allowed {self.describe()}")
+            return number
+        if self.kind == "choice":
+            if isinstance(value, bool) or value not in self.choices:
+                close = difflib.get_close_matches(str(value), [str(c) for c in self.choices], 1)
+                raise ValueError(f"{name}={value!r} is unknown{where}: use {self.describe()}"
+                                 + (f" (did you mean {close[0]!r}?)" if close else ""))
+            return value
+        if self.kind == "game":
+            from ..games import GAMES, check_game_name
+            if not isinstance(value, str):
+                raise TypeError(f"{name} must be {self.describe()}, {got}")
+            if value not in GAMES:
+                hint = ""
+                if value.lstrip().startswith("["):
+                    hint = " (a list must be JSON with quoted names, e.g. -p games='[\"go\", \"nogo\"]')"
+                try:
+                    check_game_name(value)
+                except ValueError as error:
+                    raise ValueError(f"{name}: {error}{where}{hint}") from None
+            return value
+        if self.kind == "grid":
+            keys = [k for k, _ in self.grid]
+            if not isinstance(value, dict) or set(value) != set(keys):
+                raise ValueError(f"{name} must map each of {sorted(keys)} to a list of values, got {value!r}")
+            checked = {key: param.check(f"{name}[{key!r}]", value[key]) for key, param in self.grid}
+            return {key: v if isinstance(v, list) else [v] for key, v in checked.items()}
+        # text, folder
+        if isinstance(value, Path) and self.kind == "folder":
+            value = str(value)
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be {self.describe()}, {got}")
+        if not value.strip():
+            raise ValueError(f"{name}={value!r} is empty: give a value, or None for the default")
+        return value
+
+
+def integer(low, high=None, many=False) -> Param:
+    return Param("int", low, high, many=many)
+
+
+def number(low, high=None, many=False) -> Param:
+    return Param("number", low, high, many=many)
+
+
+#: Parameters every notebook has (besides ``preset``): how to run, where to write, how to draw.
+COMMON = {
+    "executor": Param("choice", choices=("process", "serial", "dask"), default="process", optional=False),
+    "workers": integer(1, 4096),
+    "scheduler_address": Param("text"),
+    "results_dir": Param("folder"),
+    "figures_dir": Param("folder"),
+    "style": Param("choice", choices=STYLES, default="whitegrid", optional=False),
+    "dpi": Param("int", 10, 2400, default=150, optional=False),
+}
+#: Shared by the papers' own declarations.
+SEED = integer(0, MAX_SEED)
+GAMES_PER_CELL = integer(1, MAX_GAMES)
+C = number(0)
+
+
+def resolve_settings(presets: dict, defaults: dict, preset: str, overrides: dict,
+                     parameters: dict | None = None) -> dict:
     """The ``preset``'s parameters over ``defaults``, with ``overrides`` applied (``None`` values ignored).
 
-    Raises ValueError naming an unknown preset or an unknown parameter; each paper module validates values.
+    Raises ValueError naming an unknown preset or an unknown parameter; with the paper's declared
+    ``parameters``, every override is checked by its declaration first (TypeError/ValueError naming it).
     """
-    if preset not in presets:
+    if not isinstance(preset, str) or preset not in presets:
         raise ValueError(f"preset={preset!r} is unknown; known presets: {', '.join(presets)}")
     result = {**defaults, **presets[preset]}
     unknown = set(overrides) - set(result)
     if unknown:
         raise ValueError(f"unknown parameter(s) {sorted(unknown)}; allowed: {sorted(result)}")
+    if parameters is not None:
+        overrides = {name: parameters[name].check(name, value) if name in parameters else value
+                     for name, value in overrides.items()}
     result.update({k: v for k, v in overrides.items() if v is not None})
     return result
+
+
+# ---- notebooks ----------------------------------------------------------------------------------------------
+def paper_module(notebook: str) -> ModuleType:
+    """The paper module behind a notebook (file stem, e.g. ``01_ppa_2015``)."""
+    if notebook not in NOTEBOOKS:
+        raise ValueError(f"notebook {notebook!r} has no paper module; known: {', '.join(NOTEBOOKS)}")
+    return importlib.import_module(f"{__name__}.{NOTEBOOKS[notebook]}")
+
+
+def notebook_of(paper: ModuleType) -> str:
+    return next(stem for stem, name in NOTEBOOKS.items() if paper.__name__.endswith(f".{name}"))
+
+
+def declared_parameters(paper: ModuleType) -> dict[str, Param]:
+    """Every parameter of the paper's notebook but ``preset``: its own, then the common ones."""
+    return {**paper.PARAMETERS, **COMMON}
+
+
+def unknown_parameter_message(name: str, known: list[str], where: str) -> str:
+    close = difflib.get_close_matches(name, known, 1)
+    return (f"{name!r} is not a parameter of {where}" + (f" (did you mean {close[0]!r}?)" if close else "")
+            + f"; known parameters: preset, {', '.join(known)}")
+
+
+@dataclass(frozen=True)
+class NotebookSetup:
+    """What a notebook's first cell resolves: validated settings, the experiment, and where it writes."""
+    settings: dict
+    experiment: object
+    results_dir: Path
+    figures_dir: Path
+    committed_results: bool
+    committed_figures: bool
+    reads_committed: bool = False  # a grid all stored in the committed results, read there (nothing to play)
+
+    def describe(self) -> str:
+        note = ""
+        if self.reads_committed:
+            note = (" (every game of this grid is in the committed results and is read there; the committed "
+                    "figures are left alone)")
+        elif not self.committed_figures:
+            note = (" (not the committed configuration: the committed results and figures are left alone)"
+                    if not self.committed_results else
+                    " (committed results, other style or resolution: the committed figures are left alone)")
+        return f"results in {self.results_dir}; figures and tables in {self.figures_dir}{note}"
+
+
+def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> NotebookSetup:
+    """Validate a notebook's parameters (``values``: any of them; the others take their defaults), build its
+    experiment and resolve where it writes; check that the results folder holds no games of another seed.
+
+    Writes nothing.  Raises ValueError/TypeError naming the first bad parameter.
+    """
+    from .. import paths
+    from ..experiments import check_stored_seed
+
+    declared = declared_parameters(paper)
+    unknown = [name for name in values if name not in declared]
+    if unknown:
+        raise ValueError(unknown_parameter_message(unknown[0], list(declared), f"notebook {notebook_of(paper)}"))
+    if not isinstance(preset, str) or preset not in paper.PRESETS:
+        raise ValueError(f"preset={preset!r} is unknown; known presets: {', '.join(paper.PRESETS)}")
+    full = {name: param.default for name, param in declared.items()}
+    full.update(values)
+    checked = {name: COMMON[name].check(name, full[name]) for name in COMMON}
+    if checked["scheduler_address"] is not None:
+        from ..dask_executor import _check_address
+        _check_address(checked["scheduler_address"])
+        if checked["executor"] != "dask":
+            raise ValueError(f"scheduler_address is given but executor={checked['executor']!r}: use "
+                             f"executor='dask'")
+    if checked["workers"] is not None and checked["executor"] == "serial":
+        raise ValueError(f"workers={checked['workers']} is given but executor='serial' plays in this process: "
+                         f"use executor='process' or 'dask', or leave workers None")
+    overrides = {name: full[name] for name in paper.PARAMETERS}
+    settings = paper.settings(preset, **overrides)
+    committed_results = preset == COMMITTED_PRESET and settings == paper.settings(COMMITTED_PRESET)
+    committed_figures = committed_results and all(checked[n] == COMMON[n].default for n in ("style", "dpi"))
+    notebook = notebook_of(paper)
+    # Another seed than the preset's gets its own folder: a folder keeps one seed per condition.
+    own_seed = settings["seed"] != paper.settings(preset)["seed"]
+    stem = f"{paper.NAME}-seed{settings['seed']}" if own_seed else paper.NAME
+    results_dir = Path(checked["results_dir"]) if checked["results_dir"] else (
+        paths.RESULTS / paper.NAME if committed_results else paths.OUTPUT / preset / "results" / stem)
+    figures_dir = Path(checked["figures_dir"]) if checked["figures_dir"] else (
+        paths.FIGURES / notebook if committed_figures else paths.OUTPUT / preset / "figures" / notebook)
+    for name, folder in (("results_dir", results_dir), ("figures_dir", figures_dir)):
+        _check_creatable(name, folder)
+    experiment = paper.make_experiment(results_dir, preset, **overrides)
+    reads_committed = False
+    if preset == COMMITTED_PRESET and not committed_results and not checked["results_dir"]:
+        # A grid whose every game is already in the committed results (a subset of the quick grid, say) reads
+        # them there instead of replaying them: nothing is written to that folder when nothing is to be played.
+        in_committed = paper.make_experiment(paths.RESULTS / paper.NAME, preset, **overrides)
+        if _all_stored(in_committed):
+            experiment, results_dir, reads_committed = in_committed, in_committed.results_dir, True
+    check_stored_seed(experiment)
+    return NotebookSetup(settings, experiment, results_dir, figures_dir,
+                         committed_results and not checked["results_dir"],
+                         committed_figures and not checked["figures_dir"], reads_committed)
+
+
+def _check_creatable(name: str, folder: Path) -> None:
+    """Refuse a folder that cannot be created or written (checked without creating anything)."""
+    existing = Path(folder).absolute()
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"{name}={str(folder)!r} cannot be created: {existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"{name}={str(folder)!r} is not writable: no write permission on {existing}")
+
+
+def _all_stored(experiment) -> bool:
+    """Whether every planned game of ``experiment`` is stored, with its seed, in its results folder."""
+    if not experiment.results_dir.is_dir():
+        return False
+    frame = experiment.store.load()
+    stored = set(zip(frame["condition_id"], frame["game_index"].astype(int), frame["seed"].astype(int)))
+    return all((c.id, i, experiment.seed) in stored for c, i in experiment.planned())
+
+
+def notebook_setup(paper: ModuleType, namespace: dict) -> NotebookSetup:
+    """The first code cell of a notebook: ``prepare`` with every declared parameter read from ``namespace``
+    (the notebook's globals after its parameters cell), then check that both output folders are writable."""
+    from ..store import check_writable
+    missing = [name for name in ["preset", *declared_parameters(paper)] if name not in namespace]
+    if missing:
+        raise RuntimeError(f"the notebook's parameters cell lacks {missing}: it must set every declared parameter")
+    setup = prepare(paper, namespace["preset"], **{name: namespace[name] for name in declared_parameters(paper)})
+    check_writable(setup.results_dir, "results_dir")
+    check_writable(setup.figures_dir, "figures_dir")
+    return setup

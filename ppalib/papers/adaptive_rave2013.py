@@ -26,7 +26,7 @@ import pandas as pd
 
 from .. import paths
 from ..agents import make_agent
-from . import resolve_settings
+from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
 from ..experiments import Condition, Experiment, check_int
 
 NAME = "adaptive_rave2013"
@@ -47,10 +47,20 @@ PRESETS = {
     "paper": dict(grid=FULL_GRID, playouts=2000, matches=500),
 }
 DEFAULTS = dict(k_rave=700.0, c=0.4, seed=2013)
+#: The notebook's own parameters (None: the preset's value).
+PARAMETERS = {
+    "grid": Param("grid", grid=(("playouts", integer(1, MAX_PLAYOUTS, many=True)), ("k_rave", number(0, many=True)),
+                                ("rave_rate", number(0, 1, many=True)), ("margin", number(0, many=True)))),
+    "playouts": integer(1, MAX_PLAYOUTS),
+    "matches": GAMES_PER_CELL,
+    "k_rave": number(0),
+    "c": C,
+    "seed": SEED,
+}
 
 
 def settings(preset: str = "quick", **overrides) -> dict:
-    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides)
+    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides, PARAMETERS)
     grid = result["grid"]
     if not isinstance(grid, dict) or set(grid) != set(FULL_GRID):
         raise ValueError(f"grid must map each of {sorted(FULL_GRID)} to a list of values")

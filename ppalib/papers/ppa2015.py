@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import make_agent
-from . import resolve_settings
+from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
 from ..experiments import Condition, Experiment, check_int
 from ..games import PAPER_GAMES
 
@@ -30,14 +30,25 @@ PRESETS = {
     "paper": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=500),
 }
 DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015)
+#: The notebook's own parameters (None: the preset's value); board sizes are checked per game afterwards.
+PARAMETERS = {
+    "games": Param("game", many=True),
+    "sizes": integer(2, 19, many=True),
+    "playouts": integer(1, MAX_PLAYOUTS, many=True),
+    "games_per_cell": GAMES_PER_CELL,
+    "alpha": number(0),
+    "c": C,
+    "seed": SEED,
+}
 
 
 def settings(preset: str = "quick", **overrides) -> dict:
     """The preset's parameters with ``overrides`` applied (``None`` values are ignored)."""
-    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides)
+    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides, PARAMETERS)
     for key in ("games", "sizes", "playouts"):
-        if isinstance(result[key], (str, int)):
+        if not isinstance(result[key], (list, tuple)):
             result[key] = [result[key]]
+        result[key] = list(result[key])
         if not result[key]:
             raise ValueError(f"{key} is empty: give at least one value")
     result["games_per_cell"] = check_int("games_per_cell", result["games_per_cell"], 1, 10_000_000)

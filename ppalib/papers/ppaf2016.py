@@ -25,7 +25,7 @@ import pandas as pd
 
 from .. import paths
 from ..agents import make_agent
-from . import resolve_settings
+from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, resolve_settings
 from ..experiments import Condition, Experiment, check_int
 
 NAME = "ppaf2016"
@@ -40,6 +40,16 @@ PRESETS = {
 }
 DEFAULTS = dict(c=0.4, seed=2016)
 GRIDS = ("best", "all")
+#: The notebook's own parameters (None: the preset's value).
+PARAMETERS = {
+    "tables": integer(1, 10, many=True),
+    "grid": Param("choice", choices=GRIDS),
+    "size": integer(4, 19),
+    "playouts": integer(1, MAX_PLAYOUTS),
+    "games_per_cell": GAMES_PER_CELL,
+    "c": C,
+    "seed": SEED,
+}
 
 
 def paper_cells() -> pd.DataFrame:
@@ -52,8 +62,8 @@ def paper_cells() -> pd.DataFrame:
 
 def settings(preset: str = "quick", **overrides) -> dict:
     """The preset's parameters with ``overrides`` applied (``None`` values are ignored)."""
-    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides)
-    tables = [result["tables"]] if isinstance(result["tables"], int) else list(result["tables"])
+    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides, PARAMETERS)
+    tables = list(result["tables"]) if isinstance(result["tables"], (list, tuple)) else [result["tables"]]
     if not tables:
         raise ValueError("tables is empty: give at least one of 1..10")
     bad = [t for t in tables if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= 10]
