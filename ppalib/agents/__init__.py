@@ -42,7 +42,7 @@ from ..games import Game
 from ..kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, new_learner
 from ..kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_RAVE
 from ..kernels.settings import PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST, PLAYOUT_UNIFORM, SearchSettings, search_settings
-from ..kernels.tree import initial_sizes, new_tree
+from ..kernels.tree import initial_sizes, new_tree, reserve
 
 MAX_PLAYOUTS = 10_000_000
 # Iterations a time-budgeted search runs between two looks at the clock (then adapted to about 10 ms).
@@ -375,9 +375,11 @@ class Searcher:
                               settings.learning)
         rave_used = np.zeros(2, dtype=np.int64)
         prior_logits = np.ascontiguousarray(prior_logits, dtype=np.float64)
+        # Entries an iteration can add: one, or two with Soemers et al.'s playout (its first move's position).
+        per_iteration = 2 if settings.playout == PLAYOUT_PRIOR_FIRST else 1
         if agent.seconds_per_move is None:
-            tree = self.kernels.run_iterations(game.spec, state, rng, tree, learner, settings, budget, prior_logits,
-                                               rave_used)
+            tree = self.kernels.run_iterations(game.spec, state, rng, reserve(tree, per_iteration * budget), learner,
+                                               settings, budget, prior_logits, rave_used)
             done = budget
         else:
             done, chunk = 0, _FIRST_CHUNK
@@ -385,15 +387,15 @@ class Searcher:
             while done < budget:
                 step = min(chunk, budget - done)
                 chunk_start = time.perf_counter()
-                tree = self.kernels.run_iterations(game.spec, state, rng, tree, learner, settings, step,
-                                                   prior_logits, rave_used)
+                tree = self.kernels.run_iterations(game.spec, state, rng, reserve(tree, per_iteration * step),
+                                                   learner, settings, step, prior_logits, rave_used)
                 done += step
                 now = time.perf_counter()
                 if now >= deadline:
                     break
-                per_iteration = (now - chunk_start) / step
-                chunk = max(1, min(int(0.01 / per_iteration) if per_iteration > 0 else 4 * chunk,
-                                   int((deadline - now) / per_iteration) + 1 if per_iteration > 0 else chunk))
+                seconds_each = (now - chunk_start) / step
+                chunk = max(1, min(int(0.01 / seconds_each) if seconds_each > 0 else 4 * chunk,
+                                   int((deadline - now) / seconds_each) + 1 if seconds_each > 0 else chunk))
         visits = np.zeros(game.max_moves, dtype=np.float64)
         move, count = self.kernels.root_visits(state, tree, visits)
         self.tree = tree if agent.tree_reuse else None

@@ -38,7 +38,7 @@ from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, amaf_upda
     root_prefers_rave
 from ppalib.kernels.playout import gibbs, uniform
 from ppalib.kernels.settings import PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST
-from ppalib.kernels.tree import ENTRIES, POOL, add_entry, grow, lookup, most_visited, new_tree, reward
+from ppalib.kernels.tree import ENTRIES, POOL, Tree, add_entry, grown_copy, lookup, most_visited, new_tree, reward
 from ppalib.games import contract as game  # <game-import>
 
 
@@ -71,11 +71,14 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     rng: uint64[4] generator state, advanced in place.  settings: ``SearchSettings``.
     prior_logits: float64 per move code for PUCT's priors (empty: uniform).
     rave_used: int64[2], incremented: RAVE-using descents (adaptive) or selections (fixed rate), and all of them.
+    The tree must have room for ``2 * iterations`` more entries (``ppalib.kernels.tree.reserve``); its move pool
+    grows here when full.
     """
     max_moves = spec[S_MAX_MOVES]
     max_seq = spec[S_MAX_PLIES] + 1
     learn = settings.learning != LEARN_NONE
     amaf = settings.selection == selection.SELECT_UCB1_RAVE
+    puct = settings.selection == selection.SELECT_PUCT
     record = learn or amaf
     seq_len = max_seq if record else 1
     seq_player = np.empty(seq_len, dtype=np.int64)
@@ -89,10 +92,23 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     scratch = np.empty(max_moves, dtype=np.float64)
     state = root.copy()
     moves = np.empty(max_moves, dtype=np.int64)
-    path_node = np.empty(max_seq + 1, dtype=np.int64)
-    path_move = np.empty(max_seq + 1, dtype=np.int64)
-    path_ply = np.empty(max_seq + 1, dtype=np.int64)
-    root_node = lookup(tree.table, tree.node_key, root[H_HASH])
+    path_node = np.empty(max_seq + 2, dtype=np.int64)
+    path_move = np.empty(max_seq + 2, dtype=np.int64)
+    path_ply = np.empty(max_seq + 2, dtype=np.int64)
+    # The tree's arrays as locals: the loop never reads them through the tuple (which would cost reference counts).
+    table = tree.table
+    node_key = tree.node_key
+    node_player = tree.node_player
+    node_total = tree.node_total
+    node_n = tree.node_n
+    node_off = tree.node_off
+    pool_move = tree.pool_move
+    pool_stats = tree.pool_stats
+    pool_amaf = tree.pool_amaf
+    pool_prior = tree.pool_prior
+    entries = tree.sizes[ENTRIES]
+    pool_used = tree.sizes[POOL]
+    root_node = lookup(table, node_key, root[H_HASH])
 
     for _ in range(iterations):
         state[:] = root
@@ -101,120 +117,134 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
         descent_rave = False
         if settings.adaptive:
             if root_node >= 0:
-                descent_rave = root_prefers_rave(tree.pool_stats, tree.pool_amaf, tree.node_off[root_node],
-                                                 tree.node_n[root_node], settings.margin, settings.margin_both_sides)
+                descent_rave = root_prefers_rave(pool_stats, pool_amaf, node_off[root_node], node_n[root_node],
+                                                 settings.margin, settings.margin_both_sides)
             rave_used[1] += 1
             if descent_rave:
                 rave_used[0] += 1
+        in_playout = False  # Soemers et al.'s playout: its first move was drawn from the prior
         while True:
             # A position ended by its last move (e.g. at Go's ply cap) can share its hash with an entry made
             # earlier: test the end first.  Entries are made only at positions with legal moves.
             if state[H_WINNER] != ONGOING:
                 break
-            found = lookup(tree.table, tree.node_key, state[H_HASH])
-            if found < 0:
-                # Expand: one new entry per descent, then a playout from it.
-                n = game.legal_moves(spec, state, moves)
-                if n == 0:
-                    break
-                if tree.sizes[ENTRIES] + 1 > tree.node_key.size or tree.sizes[POOL] + n > tree.pool_move.size:
-                    tree = grow(tree, tree.sizes[ENTRIES] + 1, tree.sizes[POOL] + n)
-                    found = lookup(tree.table, tree.node_key, state[H_HASH])
-                node = add_entry(tree, found, state[H_HASH], state[H_TO_MOVE], moves, n)
-                if depth == 0:
-                    root_node = node
-                if settings.selection == selection.SELECT_PUCT:
-                    entry_priors(spec, state, moves, n, settings.with_context, prior_logits, tree.pool_prior,
-                                 tree.node_off[node])
-                path_node[depth] = node
-                path_move[depth] = -1
-                path_ply[depth] = nseq
-                depth += 1
-                # Playout.
-                if settings.playout == PLAYOUT_GIBBS:
-                    nseq = gibbs(spec, state, rng, moves, n, settings.with_context, learner.policy, learner.weight,
-                                 settings.k, shifted, scratch, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
-                                 nseq)
-                else:
-                    if settings.playout == PLAYOUT_PRIOR_FIRST:
-                        # Soemers et al. 2019, V-A: "The first move of every play-out is sampled from the
-                        # apprentice distribution p, and the corresponding node is added to the search tree": the
-                        # move becomes the new entry's taken move, and the position it reaches gets an entry too.
-                        off = tree.node_off[node]
-                        first = weighted_index(rng, tree.pool_prior[off:off + n], n)
-                        path_move[depth - 1] = first
-                        if record:
-                            seq_player[nseq] = state[H_TO_MOVE]
-                            seq_move[nseq] = moves[first]
-                            nseq += 1
-                        game.play(spec, state, moves[first])
-                        if state[H_WINNER] == ONGOING:
-                            found = lookup(tree.table, tree.node_key, state[H_HASH])
-                            n = game.legal_moves(spec, state, moves) if found < 0 else 0
-                            if n > 0:
-                                if tree.sizes[ENTRIES] + 1 > tree.node_key.size or \
-                                        tree.sizes[POOL] + n > tree.pool_move.size:
-                                    tree = grow(tree, tree.sizes[ENTRIES] + 1, tree.sizes[POOL] + n)
-                                    found = lookup(tree.table, tree.node_key, state[H_HASH])
-                                child = add_entry(tree, found, state[H_HASH], state[H_TO_MOVE], moves, n)
-                                entry_priors(spec, state, moves, n, settings.with_context, prior_logits,
-                                             tree.pool_prior, tree.node_off[child])
-                                path_node[depth] = child
-                                path_move[depth] = -1
-                                path_ply[depth] = nseq
-                                depth += 1
-                    nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
+            found = lookup(table, node_key, state[H_HASH])
+            if found >= 0 and in_playout:  # the prior's move reached a position already in the tree
+                nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
                 break
-            # Descend.
-            node = found
-            off = tree.node_off[node]
-            count = tree.node_n[node]
-            if settings.selection == selection.SELECT_UCB1:
-                best = selection.ucb1(tree.pool_stats, off, count, tree.node_total[node], settings.c)
-            elif settings.selection == selection.SELECT_UCB1_RAVE:
-                if settings.adaptive:
-                    use_rave = descent_rave
+            if found >= 0:
+                # Descend.
+                node = found
+                off = node_off[node]
+                count = node_n[node]
+                if settings.selection == selection.SELECT_UCB1:
+                    best = selection.ucb1(pool_stats, off, count, node_total[node], settings.c)
+                elif amaf:
+                    if settings.adaptive:
+                        use_rave = descent_rave
+                    else:
+                        use_rave = random_float(rng) < settings.rave_rate
+                        rave_used[1] += 1
+                        if use_rave:
+                            rave_used[0] += 1
+                    best = selection.ucb1_rave(pool_stats, pool_amaf, off, count, node_total[node], settings.c,
+                                               settings.k_rave, use_rave, rng)
                 else:
-                    use_rave = random_float(rng) < settings.rave_rate
-                    rave_used[1] += 1
-                    if use_rave:
-                        rave_used[0] += 1
-                best = selection.ucb1_rave(tree.pool_stats, tree.pool_amaf, off, count, tree.node_total[node],
-                                           settings.c, settings.k_rave, use_rave, rng)
-            else:
-                best = selection.puct(tree.pool_stats, tree.pool_prior, off, count, settings.c, rng)
-            move = tree.pool_move[off + best]
-            if record:
-                seq_player[nseq] = state[H_TO_MOVE]
-                seq_move[nseq] = move
-                if learn:
-                    base = seq_off[nseq]
-                    for j in range(count):
-                        seq_codes[base + j] = game.move_code(spec, state, tree.pool_move[off + j],
-                                                             settings.with_context)
-                    seq_chosen[nseq] = seq_codes[base + best]
-                    seq_off[nseq + 1] = base + count
-                nseq += 1
+                    best = selection.puct(pool_stats, pool_prior, off, count, settings.c, rng)
+                move = pool_move[off + best]
+                if record:
+                    seq_player[nseq] = state[H_TO_MOVE]
+                    seq_move[nseq] = move
+                    if learn:
+                        base = seq_off[nseq]
+                        for j in range(count):
+                            seq_codes[base + j] = game.move_code(spec, state, pool_move[off + j],
+                                                                 settings.with_context)
+                        seq_chosen[nseq] = seq_codes[base + best]
+                        seq_off[nseq + 1] = base + count
+                    nseq += 1
+                path_node[depth] = node
+                path_move[depth] = best
+                path_ply[depth] = nseq - 1
+                depth += 1
+                game.play(spec, state, move)
+                continue
+            # Expand: one new entry (Soemers et al.'s playout: two), then a playout from it.
+            n = game.legal_moves(spec, state, moves)
+            if n == 0:
+                break
+            if pool_used + n > pool_move.size:
+                size = max(2 * pool_move.size, pool_used + n)
+                pool_move = grown_copy(pool_move, size, pool_used)
+                pool_stats = grown_copy(pool_stats, 2 * size, 2 * pool_used)
+                if amaf:
+                    pool_amaf = grown_copy(pool_amaf, 2 * size, 2 * pool_used)
+                if puct:
+                    pool_prior = grown_copy(pool_prior, size, pool_used)
+            node = entries
+            table[-1 - found] = node + 1
+            node_key[node] = state[H_HASH]
+            node_player[node] = state[H_TO_MOVE]
+            node_total[node] = 0.0
+            node_n[node] = n
+            node_off[node] = pool_used
+            for i in range(n):
+                pool_move[pool_used + i] = moves[i]
+                pool_stats[2 * (pool_used + i)] = 0.0
+                pool_stats[2 * (pool_used + i) + 1] = 0.0
+            if amaf:
+                for i in range(2 * pool_used, 2 * (pool_used + n)):
+                    pool_amaf[i] = 0.0
+            if puct:
+                entry_priors(spec, state, moves, n, settings.with_context, prior_logits, pool_prior, pool_used)
+            entries += 1
+            pool_used += n
+            if depth == 0:
+                root_node = node
             path_node[depth] = node
-            path_move[depth] = best
-            path_ply[depth] = nseq - 1 if record else 0
+            path_move[depth] = -1
+            path_ply[depth] = nseq
             depth += 1
-            game.play(spec, state, move)
+            # Playout.
+            if settings.playout == PLAYOUT_GIBBS:
+                nseq = gibbs(spec, state, rng, moves, n, settings.with_context, learner.policy, learner.weight,
+                             settings.k, shifted, scratch, seq_player, seq_move, seq_chosen, seq_off, seq_codes, nseq)
+            elif settings.playout == PLAYOUT_PRIOR_FIRST and not in_playout:
+                # Soemers et al. 2019, V-A: "The first move of every play-out is sampled from the apprentice
+                # distribution p, and the corresponding node is added to the search tree": the move becomes the
+                # new entry's taken move, and the position it reaches gets an entry too (the next pass of the loop).
+                off = node_off[node]
+                first = weighted_index(rng, pool_prior[off:off + n], n)
+                path_move[depth - 1] = first
+                if record:
+                    seq_player[nseq] = state[H_TO_MOVE]
+                    seq_move[nseq] = moves[first]
+                    nseq += 1
+                game.play(spec, state, moves[first])
+                in_playout = True
+                continue
+            elif record:
+                nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
+            else:
+                move = game.random_move(spec, state, rng, moves)
+                while move >= 0:
+                    game.play(spec, state, move)
+                    move = game.random_move(spec, state, rng, moves)
+            break
 
         # Back up (and RAVE's AMAF statistics), then learn.
         winner = state[H_WINNER]
         for d in range(depth):
             node = path_node[d]
-            tree.node_total[node] += 1.0
-            result = reward(winner, tree.node_player[node])
+            node_total[node] += 1.0
             i = path_move[d]
             if i >= 0:
-                slot = 2 * (tree.node_off[node] + i)
-                tree.pool_stats[slot + 1] += 1.0
-                tree.pool_stats[slot] += result
+                slot = 2 * (node_off[node] + i)
+                pool_stats[slot + 1] += 1.0
+                pool_stats[slot] += reward(winner, node_player[node])
             if amaf:
-                amaf_update(tree.pool_move, tree.pool_amaf, tree.node_off[node], tree.node_n[node],
-                            tree.node_player[node], result, seq_player, seq_move, path_ply[d], nseq)
+                amaf_update(pool_move, pool_amaf, node_off[node], node_n[node], node_player[node],
+                            reward(winner, node_player[node]), seq_player, seq_move, path_ply[d], nseq)
         if settings.learning == LEARN_PPA:
             learner.stamp[0] += 1
             ppa_adapt(learner.policy, learner.weight, learner.new_policy, learner.mark, learner.touched,
@@ -223,7 +253,11 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
         elif settings.learning == LEARN_MAST:
             mast_adapt(learner.policy, learner.weight, learner.wins, learner.games, settings.k, seq_player,
                        seq_chosen, nseq, winner)
-    return tree
+    sizes = tree.sizes
+    sizes[ENTRIES] = entries
+    sizes[POOL] = pool_used
+    return Tree(table, node_key, node_player, node_total, node_n, node_off, pool_move, pool_stats, pool_amaf,
+                pool_prior, sizes)
 
 
 @njit(cache=True)

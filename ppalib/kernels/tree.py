@@ -66,6 +66,21 @@ def new_tree(capacity, pool_size, amaf, prior):
 
 
 @njit(cache=True)
+def grown_copy(array, size, used):
+    """A new array of ``size`` holding ``array[:used]`` (the rest uninitialised)."""
+    grown = np.empty(size, dtype=array.dtype)
+    grown[:used] = array[:used]
+    return grown
+
+
+@njit(cache=True)
+def reserve(tree, entries):
+    """``tree`` with room for ``entries`` more entries (and, while the pool is small, their moves): what
+    ``run_iterations`` needs before it runs (at most two entries an iteration)."""
+    return grow(tree, tree.sizes[ENTRIES] + entries, tree.sizes[POOL])
+
+
+@njit(cache=True)
 def grow(tree, entries_needed, pool_needed):
     """``tree`` with room for ``entries_needed`` entries and ``pool_needed`` moves (doubling; the table rebuilt)."""
     capacity = tree.node_key.size
