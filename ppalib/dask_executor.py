@@ -11,6 +11,8 @@ each machine compile once.
 """
 from __future__ import annotations
 
+from ._processes import spawning_without_main
+
 import os
 import re
 
@@ -36,7 +38,6 @@ class DaskExecutor:
     def _client(self):
         from distributed import Client, LocalCluster
         if self.scheduler_address is None:
-            from .experiments import spawning_without_main
             with spawning_without_main():  # the worker processes start now: they need not re-run a script
                 cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                        host="127.0.0.1", dashboard_address=None)

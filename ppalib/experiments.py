@@ -8,13 +8,11 @@ so a match of 2N games has N with each colour (Cazenave 2015: "250 playing first
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import math
 import multiprocessing
 import os
-import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -30,6 +28,7 @@ from ._rng import make_rng
 from .agents import AgentConfig, Searcher
 from .games import make_game
 from .games._common import H_TO_MOVE, H_WINNER
+from ._processes import spawning_without_main
 from .store import ResultsStore, ResultsWriteError, check_writable
 
 
@@ -252,29 +251,6 @@ def _exit_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="ppalib-exit-with-parent").start()
-
-
-@contextlib.contextmanager
-def spawning_without_main():
-    """Start processes that do not re-run the ``__main__`` script or module.
-
-    A process started by "spawn" first re-runs the parent's main script (as ``__mp_main__``) so that objects
-    defined there can be unpickled.  Our workers only need ppalib, and a script that calls ``run`` without an
-    ``if __name__ == "__main__":`` guard (the README's example saved as ``demo.py``) would have every worker
-    start the whole run again.  Hiding the main module's file and spec while the processes start makes them
-    skip that step; a notebook or an interactive prompt has neither, so nothing changes there.
-    """
-    main = sys.modules.get("__main__")
-    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if main is not None and k in main.__dict__}
-    try:
-        if main is not None:
-            main.__dict__.pop("__file__", None)
-            if "__spec__" in saved:
-                main.__spec__ = None
-        yield
-    finally:
-        if main is not None:
-            main.__dict__.update(saved)
 
 
 def _refuse_inside_a_starting_worker() -> None:

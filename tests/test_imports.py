@@ -8,7 +8,7 @@ import ppalib
 PACKAGE = Path(ppalib.__file__).parent
 # Rooms from the ground up; a module may import its own room and the rooms below.
 LAYERS = [
-    {"_noalloc", "_rng", "_specialise", "paths"},
+    {"_noalloc", "_rng", "_specialise", "_processes", "paths"},
     {"games"},
     {"features"},
     {"kernels"},
@@ -16,7 +16,7 @@ LAYERS = [
     {"training", "experiments", "dask_executor"},
     {"report"},
     {"papers"},
-    {"bench", "reproduce", "__main__"},
+    {"bench", "reproduce", "cli_values", "__main__"},
 ]
 LAYER = {room: i for i, rooms in enumerate(LAYERS) for room in rooms}
 

@@ -1,7 +1,6 @@
 """Experience samples and the FIFO buffer of seed 003 (ppalib.training.buffer)."""
 from dataclasses import dataclass
 
-import numpy as np
 import pytest
 
 from ppalib.training.buffer import ExperienceBuffer, Sample
