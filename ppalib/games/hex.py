@@ -53,7 +53,8 @@ PATTERNS = 3 ** DIRECTIONS
 
 # Spec tables from spec[S_TABLES]: the swap flag, then the neighbour table (cells x 6, clockwise, -1 off the
 # board), then the context value of each (cell, direction) slot seen by player 0 (-1 on the board, else 1 or 2:
-# the edge's owner as friend or enemy of player 0).
+# the edge's owner as friend or enemy of player 0), then for each player and cell the sides the cell touches (bit
+# 0: the player's first side, row 0 or column 0; bit 1: its second side, row n - 1 or column n - 1).
 T_SWAP = 0
 T_ORTHOS = 1
 
@@ -80,7 +81,10 @@ def make_spec(size: int, variant: int = 0, swap: int = 0, ply_cap: int = 0) -> n
             elif not 0 <= c + dc < n:
                 edge[DIRECTIONS * cell + k] = 2  # a column edge: player 1's
     zob = zobrist_keys(10, n, 2 * cells + 1)
-    spec = np.zeros(SPEC_HEADER + zob.size + 1 + 2 * cells * DIRECTIONS, dtype=np.int64)
+    sides = np.array([[(1 if line == 0 else 0) | (2 if line == n - 1 else 0)
+                       for line in (cell // n if player == 0 else cell % n for cell in range(cells))]
+                      for player in (0, 1)], dtype=np.int64).ravel()
+    spec = np.zeros(SPEC_HEADER + zob.size + 1 + 2 * cells * DIRECTIONS + 2 * cells, dtype=np.int64)
     spec[S_SIZE] = n
     spec[S_VARIANT] = variant
     spec[S_CELLS] = cells
@@ -99,6 +103,7 @@ def make_spec(size: int, variant: int = 0, swap: int = 0, ply_cap: int = 0) -> n
     spec[t + T_SWAP] = swap
     spec[t + T_ORTHOS:t + T_ORTHOS + cells * DIRECTIONS] = orthos
     spec[t + T_ORTHOS + cells * DIRECTIONS:t + T_ORTHOS + 2 * cells * DIRECTIONS] = edge
+    spec[t + T_ORTHOS + 2 * cells * DIRECTIONS:t + T_ORTHOS + 2 * cells * DIRECTIONS + 2 * cells] = sides
     return spec
 
 
@@ -147,48 +152,45 @@ def _find(state, parents, x):
 
 
 @noalloc_jit
-def _union(state, parents, a, b):
-    ra = _find(state, parents, a)
-    rb = _find(state, parents, b)
-    if ra < rb:
-        state[parents + ra] = rb
-    elif rb < ra:
-        state[parents + rb] = ra
+def _join(state, parents, root, x):
+    """Join the set of ``x`` to the set whose root is ``root``; return the root of the union (the larger one)."""
+    rx = _find(state, parents, x)
+    if rx < root:
+        state[parents + rx] = root
+        return root
+    if rx > root:
+        state[parents + root] = rx
+    return rx
 
 
 @noalloc_jit
 def _link(spec, state, cell, player):
-    """Join the new stone of ``player`` on ``cell`` to its same-coloured neighbours and to its sides."""
-    n = spec[S_SIZE]
+    """Join the new stone of ``player`` on ``cell`` to its same-coloured neighbours and to the sides it touches.
+
+    A root is always the largest index of its set, so a side node (indices cells .. cells + 3, above every cell)
+    stays a root until the player's two sides join: then the first side node points to the second."""
     cells = spec[S_CELLS]
     parents = _parents(spec)
     state[parents + cell] = cell
+    root = cell
     own = player + 1
     orthos = spec[S_TABLES] + T_ORTHOS + DIRECTIONS * cell
     for k in range(DIRECTIONS):
         q = spec[orthos + k]
         if q >= 0 and state[H_BOARD + q] == own:
-            _union(state, parents, cell, q)
-    if player == 0:
-        r = cell // n
-        if r == 0:
-            _union(state, parents, cell, cells)
-        if r == n - 1:
-            _union(state, parents, cell, cells + 1)
-    else:
-        c = cell % n
-        if c == 0:
-            _union(state, parents, cell, cells + 2)
-        if c == n - 1:
-            _union(state, parents, cell, cells + 3)
+            root = _join(state, parents, root, q)
+    sides = spec[spec[S_TABLES] + T_ORTHOS + 2 * cells * DIRECTIONS + player * cells + cell]
+    if sides & 1:
+        root = _join(state, parents, root, cells + 2 * player)
+    if sides & 2:
+        _join(state, parents, root, cells + 2 * player + 1)
 
 
 @noalloc_jit
 def _connected(spec, state, player):
-    """Whether ``player``'s two sides are joined."""
+    """Whether ``player``'s two sides are joined: its first side node is no longer a root (see ``_link``)."""
     side = spec[S_CELLS] + 2 * player
-    parents = _parents(spec)
-    return _find(state, parents, side) == _find(state, parents, side + 1)
+    return state[_parents(spec) + side] != side
 
 
 @noalloc_jit
