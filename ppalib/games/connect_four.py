@@ -42,6 +42,7 @@ from .graph import square_graph
 MIN_SIZE = 4
 MAX_SIZE = 9
 DEFAULT_ROWS = 6
+SIZE_NOTE = " columns (6 rows by default)"  # for ``python -m ppalib games``
 DIRECTIONS = 4
 
 # Spec tables from spec[S_TABLES]: rows, then the neighbour table (cells x 4, clockwise from North, -1 off).
@@ -221,6 +222,11 @@ def move_from(spec, state, move):
 def board_graph(spec: np.ndarray):
     """The rows x columns square board (``graph.square_graph``), row 0 at the bottom."""
     return square_graph(int(_rows(spec)), int(spec[S_SIZE]))
+
+
+def board_label(spec: np.ndarray) -> str:
+    """``rows x columns`` (e.g. ``6x7``), for the command line."""
+    return f"{int(_rows(spec))}x{int(spec[S_SIZE])}"
 
 
 def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:

@@ -48,6 +48,7 @@ from .graph import square_graph
 
 MIN_SIZE = 4
 MAX_SIZE = 16
+SIZE_NOTE = " (even)"  # for ``python -m ppalib games``
 DIRECTIONS = 4
 COMPASS = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]  # (drow, dcol), N first, clockwise
 
