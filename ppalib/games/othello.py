@@ -164,6 +164,8 @@ def _step(spec, bits, d):
 @noalloc_jit
 def _moves_bits(spec, own, opp):
     """Bitboard of the cells where the owner of ``own`` can play."""
+    if spec[S_SIZE] == 8:
+        return _moves8(own, opp)
     grow = spec[S_SIZE] - 3
     empty = ~(own | opp) & np.uint64(spec[spec[S_TABLES] + T_MASK])
     moves = ZERO
@@ -178,6 +180,8 @@ def _moves_bits(spec, own, opp):
 @noalloc_jit
 def _flips_bits(spec, own, opp, bit):
     """Bitboard of the discs a disc of the owner of ``own`` put on ``bit`` flips."""
+    if spec[S_SIZE] == 8:
+        return _flips8(own, opp, bit)
     flips = ZERO
     for d in range(8):
         x = ZERO
@@ -188,6 +192,87 @@ def _flips_bits(spec, own, opp, bit):
         if y & own:
             flips |= x
     return flips
+
+
+# 8x8 with constant shifts (the same rules; LLVM folds the constants): bit r * 8 + c, so +-1 moves along a row
+# (masked against wrapping into the next row), +-8 along a column, +-7 and +-9 along the diagonals.
+_NOT_COL0 = np.uint64(0xFEFEFEFEFEFEFEFE)
+_NOT_COL7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@noalloc_jit
+def _up(x, s, keep):
+    """``x`` moved s bits up (to larger cells), keeping the cells of ``keep`` (wrap-around guard)."""
+    return (x << np.uint64(s)) & keep
+
+
+@noalloc_jit
+def _down(x, s, keep):
+    return (x >> np.uint64(s)) & keep
+
+
+@noalloc_jit
+def _line_up(own, opp, empty, s, keep):
+    """Empty cells that close, going up by s, a line of ``opp`` discs started by an ``own`` disc."""
+    o = opp & keep
+    x = _up(own, s, o)
+    x |= _up(x, s, o)
+    x |= _up(x, s, o)
+    x |= _up(x, s, o)
+    x |= _up(x, s, o)
+    x |= _up(x, s, o)
+    return _up(x, s, empty & keep)
+
+
+@noalloc_jit
+def _line_down(own, opp, empty, s, keep):
+    o = opp & keep
+    x = _down(own, s, o)
+    x |= _down(x, s, o)
+    x |= _down(x, s, o)
+    x |= _down(x, s, o)
+    x |= _down(x, s, o)
+    x |= _down(x, s, o)
+    return _down(x, s, empty & keep)
+
+
+@noalloc_jit
+def _moves8(own, opp):
+    empty = ~(own | opp)
+    return (_line_up(own, opp, empty, 1, _NOT_COL0) | _line_down(own, opp, empty, 1, _NOT_COL7)
+            | _line_up(own, opp, empty, 8, _ALL) | _line_down(own, opp, empty, 8, _ALL)
+            | _line_up(own, opp, empty, 9, _NOT_COL0) | _line_down(own, opp, empty, 9, _NOT_COL7)
+            | _line_up(own, opp, empty, 7, _NOT_COL7) | _line_down(own, opp, empty, 7, _NOT_COL0))
+
+
+@noalloc_jit
+def _ray_up(own, opp, bit, s, keep):
+    """The ``opp`` discs flipped going up by s from ``bit``: the run of them that an ``own`` disc closes."""
+    x = ZERO
+    y = _up(bit, s, keep)
+    while y & opp:
+        x |= y
+        y = _up(y, s, keep)
+    return x if y & own else ZERO
+
+
+@noalloc_jit
+def _ray_down(own, opp, bit, s, keep):
+    x = ZERO
+    y = _down(bit, s, keep)
+    while y & opp:
+        x |= y
+        y = _down(y, s, keep)
+    return x if y & own else ZERO
+
+
+@noalloc_jit
+def _flips8(own, opp, bit):
+    return (_ray_up(own, opp, bit, 1, _NOT_COL0) | _ray_down(own, opp, bit, 1, _NOT_COL7)
+            | _ray_up(own, opp, bit, 8, _ALL) | _ray_down(own, opp, bit, 8, _ALL)
+            | _ray_up(own, opp, bit, 9, _NOT_COL0) | _ray_down(own, opp, bit, 9, _NOT_COL7)
+            | _ray_up(own, opp, bit, 7, _NOT_COL7) | _ray_down(own, opp, bit, 7, _NOT_COL0))
 
 
 @noalloc_jit
