@@ -27,8 +27,9 @@ codes); PASS's pattern is 0.
 Engine: on boards of at most 64 cells (4x4, 6x6, 8x8) one uint64 bitboard per player.  The legal moves are, for
 each of the eight directions d with cell offset s_d and the mask of cells whose d-neighbour is on the board,
 ``shift(x) & empty`` after ``x = shift(own) & opp`` grown n - 3 times by ``x |= shift(x) & opp``; the flips of a
-move are the opponent lines walked from the new disc that end on an own disc.  ``random_move`` takes the i-th set
-bit of the move bitboard for a uniform i.  Larger boards use the same rules cell by cell (``_scan`` functions);
+move are the opponent lines walked from the new disc that end on an own disc.  At 8x8 the same code is written
+with constant shifts (``_moves8``, ``_flips8``).  ``random_move`` takes the i-th set bit of the move bitboard for
+a uniform i.  Larger boards use the same rules cell by cell (``_scan`` functions);
 tests check that both engines agree on the bitboard sizes.
 """
 from __future__ import annotations
