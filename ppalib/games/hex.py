@@ -23,8 +23,8 @@ Move codes (PPA/MAST): ``player * (n^2 + 1) + move``.  Context codes (PPAF/MASTF
 pattern = ``sum_k 3^k v_k`` over the six neighbours in the board graph's clockwise order (from the first
 direction clockwise from North), v = 0 empty, 1 the mover's stone, 2 the opponent's stone; a neighbour off the
 board counts as a stone of the player who owns that edge (rows 0 and n - 1 belong to player 0, columns 0 and
-n - 1 to player 1; at the two acute corners, where the missing neighbour lies beyond both a row edge and a column
-edge, the row edge counts), since in Hex the edges act exactly like stones of their owner.  SWAP's pattern is 0.
+n - 1 to player 1; at the two obtuse corners (0, n - 1) and (n - 1, 0), where one missing neighbour lies beyond
+both a row edge and a column edge, the row edge counts), since in Hex the edges act exactly like stones of their owner.  SWAP's pattern is 0.
 
 Engine: the state keeps a union-find forest over the stones plus four virtual nodes, one per side (rows 0 and
 n - 1, columns 0 and n - 1); a stone is joined to its same-coloured neighbours and to the sides it touches, and
