@@ -105,6 +105,33 @@ def test_hex_swap_of_a_diagonal_stone_recolours_it_in_place():
     assert game.module.cell_owner(game.spec, state, 12) == 1 and game.legal_moves(state).size == 24
 
 
+def test_hex_context_code_reads_the_six_neighbours_and_edges_as_their_owners_stones():
+    """Recomputed from the board graph: digit k (base 3) of the pattern is neighbour k in clockwise order; an
+    off-board neighbour is a friend if its row is off the board and the mover is player 0, or its column is off
+    the board (and the row is not) and the mover is player 1, else an enemy."""
+    game = make_game("hex", 5)
+    graph = game.module.board_graph(game.spec)
+    steps = [next(graph.coords[graph.orthos[c, k]] - graph.coords[c] for c in range(25) if graph.orthos[c, k] >= 0)
+             for k in range(6)]
+    state = _random_game(game, 8)[0][7]
+    for player in (0, 1):
+        state = state.copy()
+        state[H_TO_MOVE] = player
+        for cell in game.legal_moves(state):
+            pattern = game.move_code(state, cell, with_context=True) - 729 * game.move_code(state, cell)
+            for k in range(6):
+                q = graph.orthos[cell, k]
+                if q >= 0:
+                    owner = game.module.cell_owner(game.spec, state, q)
+                    expected = 0 if owner < 0 else (1 if owner == player else 2)
+                else:
+                    x, y = graph.coords[cell] + steps[k]
+                    r = round(y / (np.sqrt(3) / 2))
+                    edge_owner = 0 if not 0 <= r < 5 else 1
+                    expected = 1 if edge_owner == player else 2
+                assert (pattern // 3 ** k) % 3 == expected
+
+
 # ---- Connect Four -------------------------------------------------------------------------------------------------
 def test_connect_four_a_full_board_without_four_in_a_row_is_a_draw():
     """Row r, column c holds x when (c // 2 + r) is even: at most two alike along any line; filled row by row."""
