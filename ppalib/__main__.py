@@ -12,12 +12,25 @@ def _perft(args) -> None:
     from .agents import perft_count
     from .cli_values import parse_game_options
     from .games import make_game
-    game = make_game(args.game, args.size, **parse_game_options(args.game_option))
+    options = parse_game_options(args.game_option)
+    game = make_game(args.game, args.size, **options)
+    label = f"{args.size}x{args.size}"
+    if hasattr(game.module, "board_label"):  # boards that are not size x size (Connect Four: rows x columns)
+        label = game.module.board_label(game.spec)
+    label += "".join(f" {key}={value}" for key, value in sorted(options.items()))
     for depth in range(args.depth + 1) if args.all else [args.depth]:
         start = time.perf_counter()
         count = perft_count(game, depth)
-        print(f"{args.game} {args.size}x{args.size} depth {depth}: {count}"
+        print(f"{args.game} {label} depth {depth}: {count}"
               + (f"  ({time.perf_counter() - start:.2f} s)" if args.timing else ""))
+
+
+def _games(args) -> None:
+    from .games import GAMES
+    for rule in GAMES.values():
+        options = f"  options: {', '.join(rule.options)}" if rule.options else ""
+        note = getattr(rule.module, "SIZE_NOTE", "")
+        print(f"{rule.name:22s} sizes {rule.min_size}..{rule.max_size}{note}{options}")
 
 
 def _match(args) -> None:
@@ -71,11 +84,11 @@ def _reproduce(args) -> None:
 
 
 def _bench(args) -> None:
-    from .bench import run_bench
+    from .bench import bench_targets, run_bench
     from .games import GAMES, make_game
     names = args.games or list(GAMES)
-    for name in names:
-        make_game(name, args.size)  # validate before measuring anything
+    for name, size in bench_targets(names, args.size):
+        make_game(name, size)  # validate before measuring anything
     if args.playouts < 1 or args.repeats < 1:
         raise ValueError(f"playouts={args.playouts} and repeats={args.repeats} must both be >= 1")
     run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json,
@@ -92,8 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--depth", type=int, default=3)
     p.add_argument("--all", action="store_true", help="print every depth from 0 to DEPTH")
     p.add_argument("--timing", action="store_true")
-    p.add_argument("--game-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a game option, e.g. --game-option turns=10 for Cashing Checks; repeatable")
+    p.add_argument("-o", "--game-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, e.g. -o swap=1 (hex), -o overline_wins=1 (gomoku), -o ply_cap=100, "
+                        "-o turns=10 (Cashing Checks); repeatable")
     p.set_defaults(func=_perft)
 
     m = sub.add_parser("match", help="play AGENT against OPPONENT and store every game")
@@ -125,8 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     r.set_defaults(func=_reproduce)
 
     b = sub.add_parser("bench", help="measure playouts/s, iterations/s, compile time; compare with OpenSpiel")
-    b.add_argument("--games", nargs="+", default=None, help="default: every game")
-    b.add_argument("--size", type=int, default=8)
+    b.add_argument("--games", nargs="+", default=None,
+                   help="default: every game; NAME:SIZE measures one game at its own size (e.g. hex:7)")
+    b.add_argument("--size", type=int, default=None,
+                   help="default: 8, or the paper's size (Hex 11, Connect Four 7 columns, Gomoku 15)")
     b.add_argument("--playouts", type=int, default=10000, help="iterations of each measured search")
     b.add_argument("--repeats", type=int, default=5, help="measurements per figure (the median is reported)")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -136,9 +152,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="also split the cost of a playout move into draw, list, Gibbs draw and play (ns)")
     b.set_defaults(func=_bench)
 
-    g = sub.add_parser("games", help="list the games and their board sizes")
-    g.set_defaults(func=lambda args: [print(f"{r.name:22s} sizes {r.min_size}..{r.max_size}")
-                                      for r in __import__("ppalib.games", fromlist=["GAMES"]).GAMES.values()])
+    g = sub.add_parser("games", help="list the games, their board sizes and options")
+    g.set_defaults(func=_games)
 
     args = parser.parse_args(argv)
     try:

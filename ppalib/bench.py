@@ -37,7 +37,26 @@ from .agents import kernels_for, make_agent, search
 from .games import make_game
 
 OPENSPIEL_NAMES = {"breakthrough": ("breakthrough", lambda n: {"rows": n, "columns": n}),
-                   "go": ("go", lambda n: {"board_size": n, "komi": 7.5})}
+                   "go": ("go", lambda n: {"board_size": n, "komi": 7.5}),
+                   # parameters None: OpenSpiel has no such size (its Othello is 8x8 only)
+                   "hex": ("hex", lambda n: {"board_size": n}),
+                   "connect_four": ("connect_four", lambda n: {"columns": n, "rows": 6}),
+                   "othello": ("othello", lambda n: {} if n == 8 else None)}
+
+#: The size each game is measured at when none is given: the paper's (seed 003: Hex 11x11, Connect Four 6x7,
+#: Gomoku 15x15), else 8x8.  ``--games hex:7`` measures one game at another size.
+BENCH_SIZES = {"hex": 11, "connect_four": 7, "gomoku": 15}
+
+
+def bench_targets(names: list[str], size: int | None) -> list[tuple[str, int]]:
+    """(game, size) for each entry ``name`` or ``name:size``; ``size`` (if given) overrides the default size."""
+    targets = []
+    for entry in names:
+        name, sep, own = entry.partition(":")
+        if sep and not own.isdigit():
+            raise ValueError(f"{entry!r} must be a game name or name:size")
+        targets.append((name, int(own) if sep else size if size is not None else BENCH_SIZES.get(name, 8)))
+    return targets
 
 
 def _median_time(fn, repeats: int) -> float:
@@ -100,6 +119,8 @@ def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: b
         except ImportError:
             return rows
         os_name, params = OPENSPIEL_NAMES[name]
+        if params(size) is None:
+            return rows
         os_game = pyspiel.load_game(os_name, params(size))
         evaluator = pyspiel.RandomRolloutEvaluator(1, 42)
         bot = pyspiel.MCTSBot(os_game, evaluator, 0.4, playouts, 4000, False, 42, False)
@@ -146,23 +167,27 @@ def measure_compile(names: list[str], size: int) -> list[dict]:
     return rows
 
 
-def run_bench(names: list[str], size: int, playouts: int, repeats: int, openspiel: bool, compile_times: bool,
-              as_json: bool, stream=None, profile: bool = False) -> list[dict]:
+def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, openspiel: bool,
+              compile_times: bool, as_json: bool, stream=None, profile: bool = False) -> list[dict]:
+    """Measure each game of ``names`` (``name`` or ``name:size``) at ``size``, or at its ``BENCH_SIZES`` size."""
     stream = sys.stdout if stream is None else stream  # looked up per call: sys.stdout may have been replaced
     rows = []
-    for name in names:
-        measured = measure_game(name, size, playouts, repeats, openspiel)
+    for name, board in bench_targets(names, size):
+        measured = measure_game(name, board, playouts, repeats, openspiel)
         if profile:
-            measured += measure_profile(name, size, repeats)
+            measured += measure_profile(name, board, repeats)
+        game = make_game(name, board)
+        label = game.module.board_label(game.spec) if hasattr(game.module, "board_label") else f"{board}x{board}"
         for row in measured:
             rows.append(row)
             if as_json:
                 print(json.dumps(row), file=stream, flush=True)
             else:
-                print(f"{row['game']:22s} {row['size']:>2}x{row['size']:<2} {row['metric']:28s} {row['value']:>12,.2f}",
-                      file=stream, flush=True)
+                print(f"{row['game']:22s} {label:5s} {row['metric']:28s} {row['value']:>12,.2f}", file=stream,
+                      flush=True)
     if compile_times:
-        for row in measure_compile(names, size):
+        size = size if size is not None else 8
+        for row in measure_compile([name for name, _ in bench_targets(names, size)], size):
             rows.append(row)
             print(json.dumps(row) if as_json else f"{row['game']:22s} {row['metric']:28s} {row['value']:>10.2f} s",
                   file=stream, flush=True)

@@ -57,6 +57,22 @@ GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
 #: The ten games of Cazenave 2015 in the paper's order.
 PAPER_GAMES = [name for name in GAMES if "cashing" not in name]
 
+# Seed 003's placement games (Soemers et al. 2019), registered after PAPER_GAMES (seed 004 does not play them).
+# Connect Four's "size" is its number of columns (rows: option, 6 by default); Othello's sizes are even.
+from . import connect_four, gomoku, othello  # noqa: E402
+from . import hex as hex_game  # noqa: E402
+
+GAMES.update({rule.name: rule for rule in [
+    GameRule("hex", hex_game, 0, hex_game.MIN_SIZE, hex_game.MAX_SIZE,
+             "six neighbours: empty / friend / enemy, an edge counts as its owner's stone", ("swap", "ply_cap")),
+    GameRule("connect_four", connect_four, 0, connect_four.MIN_SIZE, connect_four.MAX_SIZE,
+             "landing cell's four neighbours: empty / friend / enemy / off-board", ("rows", "ply_cap")),
+    GameRule("gomoku", gomoku, 0, gomoku.MIN_SIZE, gomoku.MAX_SIZE,
+             "four neighbouring intersections: empty / friend / enemy / off-board", ("overline_wins", "ply_cap")),
+    GameRule("othello", othello, 0, othello.MIN_SIZE, othello.MAX_SIZE,
+             "four neighbouring cells: empty / friend / enemy / off-board", ("ply_cap",)),
+]})
+
 
 def _check_size(rule: GameRule, size) -> int:
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
