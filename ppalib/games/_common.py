@@ -68,7 +68,9 @@ def finish(spec, state, normal_winner):
 def apply_ply_cap(spec, state):
     """End the game in a draw when it has reached the ply cap ``spec[S_PLY_CAP]`` (0 = no cap) and is not over by
     its own rules: the last line of every board game's ``play`` (Soemers et al. 2019: "automatically declared a
-    tie after 100 moves").  The cap counts plies (``H_PLY``), so a capture chain's steps count one each."""
+    tie after 100 moves").  The cap counts plies (``H_PLY``), so a capture chain's steps count one each.  A result
+    set by the move itself stands; a side left without any move exactly at the cap (which only ``legal_moves``
+    would find) gets the draw."""
     cap = spec[S_PLY_CAP]
     if cap > 0 and state[H_PLY] >= cap and state[H_WINNER] == ONGOING:
         state[H_WINNER] = DRAW
