@@ -8,13 +8,29 @@ import time
 from . import CODE_VERSION
 
 
+def _options(items: list[str]) -> dict:
+    """``-o key=value`` game options (integers)."""
+    options = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"-o {item!r} must be key=value with an option name as key")
+        try:
+            options[key] = int(value)
+        except ValueError:
+            raise ValueError(f"game option {key}={value!r} is not an integer") from None
+    return options
+
+
 def _perft(args) -> None:
-    from .games import make_game, perft_count
-    game = make_game(args.game, args.size)
+    from .games import board_text, check_game_name, default_size, make_game, perft_count
+    size = default_size(check_game_name(args.game)) if args.size is None else args.size
+    game = make_game(args.game, size, **_options(args.option))
+    label = " ".join([board_text(game), *(f"{k}={v}" for k, v in game.options)])
     for depth in range(args.depth + 1) if args.all else [args.depth]:
         start = time.perf_counter()
         count = perft_count(game, depth)
-        print(f"{args.game} {args.size}x{args.size} depth {depth}: {count}"
+        print(f"{args.game} {label} depth {depth}: {count}"
               + (f"  ({time.perf_counter() - start:.2f} s)" if args.timing else ""))
 
 
@@ -69,14 +85,24 @@ def _reproduce(args) -> None:
 
 def _bench(args) -> None:
     from .bench import run_bench
-    from .games import GAMES, make_game
+    from .games import GAMES, check_game_name, make_game, size_for
     names = args.games or list(GAMES)
     for name in names:
-        make_game(name, args.size)  # validate before measuring anything
+        make_game(name, size_for(check_game_name(name), args.size))  # validate before measuring anything
     if args.playouts < 1 or args.repeats < 1:
         raise ValueError(f"playouts={args.playouts} and repeats={args.repeats} must both be >= 1")
     run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json,
               profile=args.profile)
+
+
+def _games(args) -> None:
+    from .games import GAMES, board_text, default_size, make_game
+    for rule in GAMES.values():
+        size = default_size(rule)
+        sizes = f"size {rule.min_size}" if rule.min_size == rule.max_size else f"sizes {rule.min_size}..{rule.max_size}"
+        board = board_text(make_game(rule.name, size))
+        board = "no board" if board.startswith("size") else f"{board} at size {size}"
+        print(f"{rule.name:24s} {sizes:12s} ({board})  options: {', '.join(rule.options) or 'none'}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,7 +111,10 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("perft", help="count positions exactly DEPTH plies from the start")
     p.add_argument("game")
-    p.add_argument("--size", type=int, default=8)
+    p.add_argument("--size", type=int, default=None,
+                   help="default: 8, or the game's only size (python -m ppalib games)")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, e.g. -o ply_cap=100 -o same_direction_rule=0 (python -m ppalib games)")
     p.add_argument("--depth", type=int, default=3)
     p.add_argument("--all", action="store_true", help="print every depth from 0 to DEPTH")
     p.add_argument("--timing", action="store_true")
@@ -117,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
 
     b = sub.add_parser("bench", help="measure playouts/s, iterations/s, compile time; compare with OpenSpiel")
     b.add_argument("--games", nargs="+", default=None, help="default: every game")
-    b.add_argument("--size", type=int, default=8)
+    b.add_argument("--size", type=int, default=None,
+                   help="board size (default 8); games with one board size (Teeko, Yavalath, Fanorona) play theirs")
     b.add_argument("--playouts", type=int, default=10000, help="iterations of each measured search")
     b.add_argument("--repeats", type=int, default=5, help="measurements per figure (the median is reported)")
     b.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -127,9 +157,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="also split the cost of a playout move into draw, list, Gibbs draw and play (ns)")
     b.set_defaults(func=_bench)
 
-    g = sub.add_parser("games", help="list the games and their board sizes")
-    g.set_defaults(func=lambda args: [print(f"{r.name:22s} sizes {r.min_size}..{r.max_size}")
-                                      for r in __import__("ppalib.games", fromlist=["GAMES"]).GAMES.values()])
+    g = sub.add_parser("games", help="list the games, their board sizes and options")
+    g.set_defaults(func=_games)
 
     args = parser.parse_args(argv)
     try:

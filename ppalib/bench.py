@@ -1,6 +1,7 @@
 """``python -m ppalib bench``: how fast the engine is, and how it compares with OpenSpiel's C++ MCTS.
 
-Measured per game at one board size, single process, from the start position:
+Measured per game at one board size (games with a single board, such as Teeko, Yavalath and Fanorona, at theirs),
+single process, from the start position:
 
 * ``random_playouts_per_s``: uniform random playouts to the end of the game.
 * ``uct_iterations_per_s``, ``ppa_iterations_per_s``: one search of ``playouts`` iterations (descent, one new
@@ -34,7 +35,7 @@ import time
 
 from ._rng import make_rng
 from .agents import make_agent, mcts_kernel, search
-from .games import make_game
+from .games import GAMES, board_text, make_game, size_for
 
 OPENSPIEL_NAMES = {"breakthrough": ("breakthrough", lambda n: {"rows": n, "columns": n}),
                    "go": ("go", lambda n: {"board_size": n, "komi": 7.5})}
@@ -125,17 +126,17 @@ start = time.perf_counter()
 from ppalib.games import make_game
 from ppalib.agents import make_agent, search
 from ppalib._rng import make_rng
-for name in {names!r}:
-    game = make_game(name, {size})
+for name, size in {games!r}:
+    game = make_game(name, size)
     for kind in ("uct", "ppa", "ppaf", "mast", "mastf"):
         search(game, game.initial_state(), make_agent(kind, 10), make_rng(0))
 print(time.perf_counter() - start)
 """
 
 
-def measure_compile(names: list[str], size: int) -> list[dict]:
+def measure_compile(names: list[str], size: int | None) -> list[dict]:
     """Cold (empty cache) and warm start-to-first-moves time in fresh interpreters."""
-    code = _FIRST_MOVES.format(names=list(names), size=size)
+    code = _FIRST_MOVES.format(games=[(name, size_for(GAMES[name], size)) for name in names])
     rows = []
     with tempfile.TemporaryDirectory() as empty_cache:
         env = {**os.environ, "PPALIB_CACHE_DIR": empty_cache}
@@ -146,20 +147,23 @@ def measure_compile(names: list[str], size: int) -> list[dict]:
     return rows
 
 
-def run_bench(names: list[str], size: int, playouts: int, repeats: int, openspiel: bool, compile_times: bool,
+def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, openspiel: bool, compile_times: bool,
               as_json: bool, stream=None, profile: bool = False) -> list[dict]:
+    """Measure each game of ``names`` at ``size`` (None: 8 where allowed; fixed-board games at their size)."""
     stream = sys.stdout if stream is None else stream  # looked up per call: sys.stdout may have been replaced
     rows = []
     for name in names:
-        measured = measure_game(name, size, playouts, repeats, openspiel)
+        game_size = size_for(GAMES[name], size)
+        board = board_text(make_game(name, game_size))
+        measured = measure_game(name, game_size, playouts, repeats, openspiel)
         if profile:
-            measured += measure_profile(name, size, repeats)
+            measured += measure_profile(name, game_size, repeats)
         for row in measured:
             rows.append(row)
             if as_json:
                 print(json.dumps(row), file=stream, flush=True)
             else:
-                print(f"{row['game']:22s} {row['size']:>2}x{row['size']:<2} {row['metric']:28s} {row['value']:>12,.2f}",
+                print(f"{row['game']:22s} {board:14s} {row['metric']:28s} {row['value']:>12,.2f}",
                       file=stream, flush=True)
     if compile_times:
         for row in measure_compile(names, size):
