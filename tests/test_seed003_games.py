@@ -266,3 +266,49 @@ def test_hand_built_position(entry):
         if "winner" in step:
             assert game.winner(state) == step["winner"]
         assert game.module.hash_from_scratch(game.spec, state) == game.hash(state)
+
+
+# ---- random_move: uniform over exactly the legal moves --------------------------------------------------------
+def _find(game, wanted, seed=0):
+    """The first position of seeded random games for which ``wanted(state, legal)`` holds."""
+    rng = np.random.default_rng(seed)
+    for _ in range(500):
+        state = game.initial_state()
+        while not game.is_over(state):
+            legal = game.legal_moves(state)
+            if wanted(state, legal):
+                return state
+            state = game.play(state, int(legal[rng.integers(legal.size)]))
+    raise AssertionError("no such position")
+
+
+def _in_chain(state):
+    from ppalib.games.fanorona import B_CHAIN
+    return state[H_BOARD + B_CHAIN] >= 0
+
+
+CASES = {
+    "teeko placement": ("teeko", {}, lambda s, legal: s[H_PLY] == 5),
+    "teeko steps": ("teeko", {}, lambda s, legal: s[H_PLY] >= 8 and legal.size > 12),
+    "teeko 8 pieces, steps": ("teeko", {"pieces": 8}, lambda s, legal: s[H_PLY] >= 16 and legal.size > 8),
+    "yavalath swap offered": ("yavalath", {"swap": 1}, lambda s, legal: s[H_PLY] == 1),
+    "yavalath midgame": ("yavalath", {}, lambda s, legal: s[H_PLY] == 12),
+    "fanorona captures": ("fanorona", {}, lambda s, legal: not _in_chain(s) and legal.size >= 6 and legal[0] % 3),
+    "fanorona paika": ("fanorona", {}, lambda s, legal: legal.size >= 8 and legal[0] % 3 == 0),
+    "fanorona chain": ("fanorona", {}, lambda s, legal: _in_chain(s) and legal.size >= 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_random_move_is_uniform_over_exactly_the_legal_moves(case):
+    from scipy.stats import chisquare
+
+    from ppalib._rng import make_rng
+    name, options, wanted = CASES[case]
+    game = make_game(name, 5, **options)
+    state = _find(game, wanted)
+    legal = game.legal_moves(state)
+    rng, out = make_rng(13), np.empty(game.max_moves, dtype=np.int64)
+    draws = [int(game.module.random_move(game.spec, state, rng, out)) for _ in range(20_000)]
+    assert set(draws) <= set(legal.tolist())
+    assert chisquare([draws.count(int(m)) for m in legal]).pvalue > 1e-3

@@ -1,10 +1,10 @@
 """The games: a registry of names and a thin, validated Python front over the numba modules.
 
-Every game module (``breakthrough``, ``domineering``, ``go``) offers the same functions over plain int64
-arrays (see ``_common`` for the layout):
+Every game module (``breakthrough``, ``domineering``, ``go``, ``cashing_checks``, ``teeko``, ``yavalath``,
+``fanorona``, ...) offers the same functions over plain int64 arrays (see ``_common`` for the layout):
 
 ========================================  ==============================================================
-``make_spec(size, variant) -> spec``      immutable description of the game at one size (Python)
+``make_spec(size, variant) -> spec``      immutable description of the game at one size, options (Python)
 ``init_state(spec) -> state``             start position
 ``legal_moves(spec, state, out) -> n``    legal moves into ``out[:n]``, deterministic order; 0 iff over
 ``play(spec, state, move)``               play a legal move in place (hash, side to move, result)
