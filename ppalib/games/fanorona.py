@@ -20,14 +20,16 @@ Rules (standard Fanorona, "Fanoron-Tsivy"; the paper names the game only; where 
   piece has no continuation ends by itself (no forced ``STOP`` ply).
 * A player whose last piece is captured loses (the capture ends the game at once, Ludii's ``(if (NoPiece Mover)
   (result Next Win))``).
-* A player who has pieces but no move (every piece blocked) plays ``STOP`` as a pass: Ludii passes automatically,
-  and the standard rules are silent because it hardly ever happens.  Both players are never stuck at once: the
-  board's lines are connected, so some piece has an empty neighbour.
+* A player who has pieces but no move (every piece blocked) plays ``STOP`` as a pass, as Ludii passes
+  automatically; it hardly ever happens, and descriptions of the game disagree (some call it a draw, some a loss
+  for the blocked player).  Both players are never stuck at once: the board's lines are connected, so some piece
+  has an empty neighbour.
 * Fanorona can cycle for ever (paika moves when neither side can capture): a game reaching ``MAX_GAME_PLIES`` =
   1250 plies is a draw (Ludii's default limit is 1250 turns; we count plies, chain steps included), and the common
   ``ply_cap`` option (the paper's 100 moves) ends it earlier, also as a draw.
-* Not implemented: the traditional restriction of the opening turn (some rule sets allow the first player only one
-  capture on the first turn) and the "vela" handicap game: neither is in Ludii's file or the paper.
+* Not implemented: the opening restriction of some descriptions (the first capture of the game ends the turn),
+  chains that must change line at each capture, and the "vela" handicap game: none is in Ludii's file or the
+  paper.  Some descriptions make continuing a chain compulsory; here, as in Ludii, it is optional.
 
 Options:
 

@@ -11,8 +11,8 @@ option):
 * A player wins by having four of their pieces in a straight line (row, column or diagonal, adjacent cells) or on
   the four cells of a 2x2 square, in either phase; only the mover's pieces change, so only the mover can win.
 * A player with no legal move passes (the pass is then the only move; Ludii passes automatically).  With 4 pieces
-  a side this cannot happen (a non-winning set of 4 pieces has more than 4 neighbouring cells), with more it can
-  (``pieces=8``).  Both players are never stuck at once: the board is connected, so some piece has an empty
+  a side this cannot happen (a non-winning set of 4 pieces has at least 6 neighbouring cells, and the opponent has
+  4 pieces), with more it can (``pieces=8``).  Both players are never stuck at once: the board is connected, so some piece has an empty
   neighbour.
 * The movement phase can go on for ever: a game reaching ``MAX_GAME_PLIES`` = 1250 plies is a draw (Ludii ends
   every game at its default limit of 1250 turns; we count plies), and the common ``ply_cap`` option (the paper's
@@ -31,11 +31,11 @@ pass is ``PASS`` = 225.  Legal moves are listed by increasing number.  Move code
 
 Engine: each player's pieces are a 25-bit bitboard next to the board.  After a move the mover's bitboard is tested
 for a win on the whole board at once (``has_win``: for each of the four line directions, ``b & b >> o & b >> 2o &
-b >> 3o`` on the cells where such a line can start, and the same with offsets 1, 5, 6 for 2x2 squares).
-For each direction d (cell offset o, mask m_d of the cells whose d-neighbour is on the board; module constants) the
-pieces that can step are ``own & m_d & (empty >> o)``; a random move (placement or step) is the i-th set bit, for a uniform i, of
-the empty cells or of the eight direction sets, without listing the moves.
-The Zobrist hash covers the board and the side to move (pieces in hand follow from the board).
+b >> 3o`` on the cells where such a line can start, and the same with offsets 1, 5, 6 for 2x2 squares).  For each
+direction d (cell offset o, mask m_d of the cells whose d-neighbour is on the board; module constants) the pieces
+that can step are ``own & m_d & (empty >> o)``; a random move (placement or step) is the i-th set bit, for a
+uniform i, of the empty cells or of the eight direction sets, without listing the moves.  The Zobrist hash covers
+the board and the side to move (pieces in hand follow from the board).
 """
 from __future__ import annotations
 
