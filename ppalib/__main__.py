@@ -11,26 +11,15 @@ from . import CODE_VERSION
 def _perft(args) -> None:
     from .agents import perft_count
     from .cli_values import parse_game_options
-    from .games import make_game
-    options = parse_game_options(args.game_option)
-    game = make_game(args.game, args.size, **options)
-    label = f"{args.size}x{args.size}"
-    if hasattr(game.module, "board_label"):  # boards that are not size x size (Connect Four: rows x columns)
-        label = game.module.board_label(game.spec)
-    label += "".join(f" {key}={value}" for key, value in sorted(options.items()))
+    from .games import board_text, check_game_name, default_size, make_game
+    size = default_size(check_game_name(args.game)) if args.size is None else args.size
+    game = make_game(args.game, size, **parse_game_options(args.game_option))
+    label = " ".join([board_text(game), *(f"{k}={v}" for k, v in game.options)])
     for depth in range(args.depth + 1) if args.all else [args.depth]:
         start = time.perf_counter()
         count = perft_count(game, depth)
         print(f"{args.game} {label} depth {depth}: {count}"
               + (f"  ({time.perf_counter() - start:.2f} s)" if args.timing else ""))
-
-
-def _games(args) -> None:
-    from .games import GAMES
-    for rule in GAMES.values():
-        options = f"  options: {', '.join(rule.options)}" if rule.options else ""
-        note = getattr(rule.module, "SIZE_NOTE", "")
-        print(f"{rule.name:22s} sizes {rule.min_size}..{rule.max_size}{note}{options}")
 
 
 def _match(args) -> None:
@@ -95,13 +84,25 @@ def _bench(args) -> None:
               profile=args.profile)
 
 
+def _games(args) -> None:
+    from .games import GAMES, board_text, default_size, make_game
+    for rule in GAMES.values():
+        size = default_size(rule)
+        sizes = f"size {rule.min_size}" if rule.min_size == rule.max_size else f"sizes {rule.min_size}..{rule.max_size}"
+        sizes += getattr(rule.module, "SIZE_NOTE", "")  # e.g. Connect Four: columns; Othello: even
+        board = board_text(make_game(rule.name, size))
+        board = "no board" if board.startswith("size") else f"{board} at size {size}"
+        print(f"{rule.name:24s} {sizes:14s} ({board})  options: {', '.join(rule.options) or 'none'}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ppalib", description=f"ppalib {CODE_VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("perft", help="count positions exactly DEPTH plies from the start")
     p.add_argument("game")
-    p.add_argument("--size", type=int, default=8)
+    p.add_argument("--size", type=int, default=None,
+                   help="default: 8, or the game's only size (python -m ppalib games)")
     p.add_argument("--depth", type=int, default=3)
     p.add_argument("--all", action="store_true", help="print every depth from 0 to DEPTH")
     p.add_argument("--timing", action="store_true")
@@ -142,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--games", nargs="+", default=None,
                    help="default: every game; NAME:SIZE measures one game at its own size (e.g. hex:7)")
     b.add_argument("--size", type=int, default=None,
-                   help="default: 8, or the paper's size (Hex 11, Connect Four 7 columns, Gomoku 15)")
+                   help="default: 8, or the paper's size (Hex 11, Connect Four 7 columns, Gomoku 15); games with "
+                        "one board (Teeko, Yavalath, Fanorona) play theirs")
     b.add_argument("--playouts", type=int, default=10000, help="iterations of each measured search")
     b.add_argument("--repeats", type=int, default=5, help="measurements per figure (the median is reported)")
     b.add_argument("--json", action="store_true", help="one JSON object per line")

@@ -1,6 +1,7 @@
 """``python -m ppalib bench``: how fast the engine is, and how it compares with OpenSpiel's C++ MCTS.
 
-Measured per game at one board size, single process, from the start position:
+Measured per game at one board size (games with a single board, such as Teeko, Yavalath and Fanorona, at theirs),
+single process, from the start position:
 
 * ``random_playouts_per_s``: uniform random playouts to the end of the game.
 * ``uct_iterations_per_s``, ``ppa_iterations_per_s``: one search of ``playouts`` iterations (descent, one new
@@ -34,7 +35,7 @@ import time
 
 from ._rng import make_rng
 from .agents import kernels_for, make_agent, search
-from .games import make_game
+from .games import board_text, check_game_name, make_game, size_for
 
 OPENSPIEL_NAMES = {"breakthrough": ("breakthrough", lambda n: {"rows": n, "columns": n}),
                    "go": ("go", lambda n: {"board_size": n, "komi": 7.5}),
@@ -43,7 +44,7 @@ OPENSPIEL_NAMES = {"breakthrough": ("breakthrough", lambda n: {"rows": n, "colum
                    "connect_four": ("connect_four", lambda n: {"columns": n, "rows": 6}),
                    "othello": ("othello", lambda n: {} if n == 8 else None)}
 
-#: The size each game is measured at when none is given: the paper's (seed 003: Hex 11x11, Connect Four 6x7,
+#: The size each game is measured at when none is given: the paper's (Soemers et al. 2019: Hex 11x11, Connect Four 6x7,
 #: Gomoku 15x15), else 8x8.  ``--games hex:7`` measures one game at another size.
 BENCH_SIZES = {"hex": 11, "connect_four": 7, "gomoku": 15}
 
@@ -55,7 +56,8 @@ def bench_targets(names: list[str], size: int | None) -> list[tuple[str, int]]:
         name, sep, own = entry.partition(":")
         if sep and not own.isdigit():
             raise ValueError(f"{entry!r} must be a game name or name:size")
-        targets.append((name, int(own) if sep else size if size is not None else BENCH_SIZES.get(name, 8)))
+        wanted = int(own) if sep else size if size is not None else BENCH_SIZES.get(name, None)
+        targets.append((name, size_for(check_game_name(name), wanted)))
     return targets
 
 
@@ -146,17 +148,19 @@ start = time.perf_counter()
 from ppalib.games import make_game
 from ppalib.agents import make_agent, search
 from ppalib._rng import make_rng
-for name in {names!r}:
-    game = make_game(name, {size})
+for name, size in {games!r}:
+    game = make_game(name, size)
     for kind in ("uct", "ppa", "ppaf", "mast", "mastf", "rave", "puct"):
         search(game, game.initial_state(), make_agent(kind, 10), make_rng(0))
 print(time.perf_counter() - start)
 """
 
 
-def measure_compile(names: list[str], size: int) -> list[dict]:
-    """Cold (empty cache) and warm start-to-first-moves time in fresh interpreters."""
-    code = _FIRST_MOVES.format(names=list(names), size=size)
+def measure_compile(targets: list[tuple[str, int]]) -> list[dict]:
+    """Cold (empty cache) and warm start-to-first-moves time in fresh interpreters, for (game, size) targets."""
+    code = _FIRST_MOVES.format(games=targets)
+    names = [name for name, _ in targets]
+    size = targets[0][1] if len({s for _, s in targets}) == 1 else None
     rows = []
     with tempfile.TemporaryDirectory() as empty_cache:
         env = {**os.environ, "PPALIB_CACHE_DIR": empty_cache}
@@ -169,25 +173,24 @@ def measure_compile(names: list[str], size: int) -> list[dict]:
 
 def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, openspiel: bool,
               compile_times: bool, as_json: bool, stream=None, profile: bool = False) -> list[dict]:
-    """Measure each game of ``names`` (``name`` or ``name:size``) at ``size``, or at its ``BENCH_SIZES`` size."""
+    """Measure each game of ``names`` (``name`` or ``name:size``) at ``size``, or at its ``BENCH_SIZES`` size
+    (fixed-board games at their own)."""
     stream = sys.stdout if stream is None else stream  # looked up per call: sys.stdout may have been replaced
     rows = []
-    for name, board in bench_targets(names, size):
-        measured = measure_game(name, board, playouts, repeats, openspiel)
+    for name, game_size in bench_targets(names, size):
+        board = board_text(make_game(name, game_size))
+        measured = measure_game(name, game_size, playouts, repeats, openspiel)
         if profile:
-            measured += measure_profile(name, board, repeats)
-        game = make_game(name, board)
-        label = game.module.board_label(game.spec) if hasattr(game.module, "board_label") else f"{board}x{board}"
+            measured += measure_profile(name, game_size, repeats)
         for row in measured:
             rows.append(row)
             if as_json:
                 print(json.dumps(row), file=stream, flush=True)
             else:
-                print(f"{row['game']:22s} {label:5s} {row['metric']:28s} {row['value']:>12,.2f}", file=stream,
-                      flush=True)
+                print(f"{row['game']:22s} {board:14s} {row['metric']:28s} {row['value']:>12,.2f}",
+                      file=stream, flush=True)
     if compile_times:
-        size = size if size is not None else 8
-        for row in measure_compile([name for name, _ in bench_targets(names, size)], size):
+        for row in measure_compile(bench_targets(names, size)):
             rows.append(row)
             print(json.dumps(row) if as_json else f"{row['game']:22s} {row['metric']:28s} {row['value']:>10.2f} s",
                   file=stream, flush=True)

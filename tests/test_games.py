@@ -8,10 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ppalib.agents import perft_count
-from ppalib.games import GAMES, make_game
-from ppalib.games._common import H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_PLIES
+from ppalib.games import GAMES, contract, make_game
+from ppalib.games._common import DRAW, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_PLIES, S_PLY_CAP
 
-PERFT = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())["counts"]
+PERFT_DATA = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())
+PERFT = PERFT_DATA["counts"]
 SIZES = [5, 8]
 _make_game = make_game
 
@@ -21,6 +22,26 @@ def make_game(name, size, **options):  # noqa: F811  (the tests below ask for si
     rule = GAMES[name]
     size = min(max(size, rule.min_size), rule.max_size)
     return _make_game(name, size + (size % 2 if name == "othello" else 0), **options)
+
+
+# Games where a player may move several times in a row (a capture chain): every other game alternates.
+MOVES_AGAIN = {"fanorona"}
+
+
+def _sizes(rule, wanted=SIZES):
+    """The sizes of ``wanted`` the game allows, or its smallest size (fixed-board games)."""
+    return [s for s in wanted if rule.min_size <= s <= rule.max_size] or [rule.min_size]
+
+
+def _has_board(rule):
+    try:
+        rule.module.board_graph(make_game(rule.name, _sizes(rule)[0]).spec)
+    except ValueError:
+        return False
+    return True
+
+
+BOARD_GAMES = [name for name, rule in GAMES.items() if _has_board(rule)]
 
 
 def _random_game(game, picks):
@@ -37,8 +58,7 @@ def _random_game(game, picks):
         ply += 1
 
 
-@pytest.mark.parametrize("name", list(GAMES))
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name,size", [(name, size) for name, rule in GAMES.items() for size in _sizes(rule)])
 def test_random_games_end_and_keep_every_invariant(name, size):
     game = make_game(name, size)
     rng = np.random.default_rng(size)
@@ -50,14 +70,16 @@ def test_random_games_end_and_keep_every_invariant(name, size):
         assert final[H_WINNER] in (0, 1, 2)
         for before, after in zip(states, states[1:]):
             assert after[H_PLY] == before[H_PLY] + 1
-            assert after[H_TO_MOVE] == 1 - before[H_TO_MOVE]
+            assert after[H_TO_MOVE] in (0, 1)
+            if name not in MOVES_AGAIN:
+                assert after[H_TO_MOVE] == 1 - before[H_TO_MOVE]
         for state in states:
             assert game.module.hash_from_scratch(game.spec, state) == game.hash(state)
 
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_every_legal_move_can_be_played_and_codes_are_in_range(name):
-    game = make_game(name, 5)
+    game = make_game(name, _sizes(GAMES[name], [5])[0])
     for state in _random_game(game, list(range(7, 400, 13))):
         legal = game.legal_moves(state)
         assert np.array_equal(legal, game.legal_moves(state)), "legal move order must be deterministic"
@@ -87,12 +109,30 @@ def test_misere_has_the_same_positions_and_the_inverted_result(normal, misere):
         assert a[-1][H_WINNER] == 1 - b[-1][H_WINNER]
 
 
+def _perft_game(key):
+    """The game of a perft key ``game/size`` or ``game/size/option=value[,option=value]``."""
+    name, size, *rest = key.split("/")
+    options = dict((k, int(v)) for k, v in (item.split("=") for item in rest[0].split(","))) if rest else {}
+    return make_game(name, int(size), **options)
+
+
 @pytest.mark.parametrize("key", sorted(PERFT))
 def test_perft_regression(key):
-    name, size = key.split("/")
-    game = make_game(name, int(size))
+    game = _perft_game(key)
     counts = PERFT[key]
     assert [perft_count(game, d) for d in range(len(counts))] == counts
+
+
+@pytest.mark.parametrize("key", sorted(PERFT_DATA["from_moves"]))
+def test_perft_regression_from_a_position(key):
+    """Perft from a position after a given move sequence (``move_to_str`` text), where perft from the start cannot
+    reach: Teeko's movement phase, Yavalath's lines of three and four, Fanorona's middle game."""
+    game = _perft_game(key)
+    entry = PERFT_DATA["from_moves"][key]
+    state = game.initial_state()
+    for text in entry["moves"]:
+        state = game.play(state, {game.move_to_str(state, m): int(m) for m in game.legal_moves(state)}[text])
+    assert [perft_count(game, d, state) for d in range(len(entry["counts"]))] == entry["counts"]
 
 
 def test_breakthrough_perft_matches_the_published_sequence():
@@ -104,7 +144,8 @@ def test_breakthrough_perft_matches_the_published_sequence():
 @given(name=st.sampled_from(list(GAMES)), size=st.integers(4, 9),
        picks=st.lists(st.integers(0, 10_000), max_size=120))
 def test_property_any_move_sequence_keeps_hash_and_result_consistent(name, size, picks):
-    game = make_game(name, size)
+    rule = GAMES[name]
+    game = make_game(name, min(max(size, rule.min_size), rule.max_size))
     for state in _random_game(game, picks):
         assert game.module.hash_from_scratch(game.spec, state) == game.hash(state)
         assert state[H_WINNER] == ONGOING or game.legal_moves(state).size == 0
@@ -216,3 +257,120 @@ def test_domineering_bitboard_matches_the_board_and_the_rules(name, size):
                         if (c // size < size - 1 if vertical else c % size < size - 1)
                         and not board[c] and not board[c + (size if vertical else 1)]]
             assert game.legal_moves(state).tolist() == expected
+
+
+# ---- the contract and spatial-feature functions, the ply cap, results under random play ------------------------
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_module_defines_the_contract_with_its_parameters(name):
+    """Each function of ``games/contract.py``, with the same parameter names (``make_spec``: size, variant, then
+    the game's own options)."""
+    import inspect
+    module = GAMES[name].module
+    for function in contract.FUNCTIONS:
+        assert hasattr(module, function), f"{module.__name__} lacks {function}"
+        ours = getattr(module, function)
+        ours = getattr(ours, "py_func", ours)
+        theirs = getattr(contract, function)
+        names = list(inspect.signature(ours).parameters)
+        expected = [p for p in inspect.signature(theirs).parameters if p != "options"]
+        assert names[:len(expected)] == expected, f"{module.__name__}.{function}{tuple(names)}"
+        if function != "make_spec":
+            assert len(names) == len(expected), f"{module.__name__}.{function}{tuple(names)}"
+
+
+def _render_counts(game, state):
+    """Glyph counts of the board lines of ``render`` (lines of board glyphs only; a chain's note line is skipped)."""
+    lines = [line for line in game.render(state).splitlines() if line and set(line) <= set(" .xo#")]
+    text = "".join(lines)
+    return {glyph: text.count(glyph) for glyph in ".xo#"}
+
+
+@pytest.mark.parametrize("name", BOARD_GAMES)
+def test_cell_owner_move_cells_and_board_graph_agree_with_the_board(name):
+    """cell_owner is -1/0/1 and agrees with ``render``; move_from/move_to are cells or -1, a moved piece is the
+    mover's; the board graph has one row per cell and a symmetric neighbour relation (b is a's neighbour in
+    direction k exactly when a is b's in direction k + d/2)."""
+    rule = GAMES[name]
+    game = make_game(name, _sizes(rule, [5])[0])
+    module, spec = game.module, game.spec
+    graph = module.board_graph(spec)
+    cells, dirs = graph.cells, graph.directions
+    assert cells == spec[S_CELLS] and graph.coords.shape == (cells, 2) and dirs in (4, 6)
+    orthos = graph.orthos
+    assert ((orthos >= -1) & (orthos < cells)).all()
+    for a in range(cells):
+        for k in range(dirs):
+            b = orthos[a, k]
+            if b >= 0:
+                assert orthos[b, (k + dirs // 2) % dirs] == a
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        for state in _random_game(game, rng.integers(0, 1 << 30, size=400).tolist()):
+            owners = [int(module.cell_owner(spec, state, c)) for c in range(cells)]
+            assert set(owners) <= {-1, 0, 1}
+            counts = _render_counts(game, state)
+            assert counts["."] == owners.count(-1)
+            if counts["#"]:
+                assert counts["#"] == cells - owners.count(-1)
+            else:
+                assert (counts["x"], counts["o"]) == (owners.count(0), owners.count(1))
+            mover = game.to_move(state)
+            for move in game.legal_moves(state):
+                source = int(module.move_from(spec, state, move))
+                target = int(module.move_to(spec, state, move))
+                assert -1 <= source < cells and -1 <= target < cells
+                if source >= 0:
+                    assert owners[source] == mover and target >= 0 and target != source
+
+
+@pytest.mark.parametrize("name", BOARD_GAMES)
+def test_the_ply_cap_ends_the_game_in_a_draw_at_exactly_the_cap(name):
+    """With ``ply_cap=N`` a game is the uncapped game move for move; a move that reaches ply N without ending the
+    game by the rules ends it in a draw (``play`` decides: a side left without moves at ply N, which only
+    ``legal_moves`` finds, is a draw then).  Without the option the spec has no cap."""
+    rule = GAMES[name]
+    size = _sizes(rule, [5])[0]
+    assert "ply_cap" in rule.options
+    free = make_game(name, size)
+    module = free.module
+    assert free.spec[S_PLY_CAP] == 0
+    rng = np.random.default_rng(1)
+    capped_seen = 0
+    for cap in (1, 2, 7, 12, 30):
+        game = make_game(name, size, ply_cap=cap)
+        assert game.spec[S_PLY_CAP] == cap
+        for _ in range(6):
+            state, capped = free.initial_state(), game.initial_state()
+            while True:
+                legal = game.legal_moves(capped)
+                assert np.array_equal(legal, free.legal_moves(state))
+                if legal.size == 0:
+                    assert game.winner(capped) == free.winner(state)
+                    break
+                move = int(legal[rng.integers(legal.size)])
+                module.play(free.spec, state, move)
+                module.play(game.spec, capped, move)
+                assert np.array_equal(np.delete(capped, H_WINNER), np.delete(state, H_WINNER))
+                if state[H_WINNER] != ONGOING:  # over by the rules with this move: the same result
+                    assert capped[H_WINNER] == state[H_WINNER]
+                elif state[H_PLY] == cap:
+                    assert capped[H_WINNER] == DRAW
+                    capped_seen += 1
+                    break
+                else:
+                    assert capped[H_WINNER] == ONGOING
+            assert capped[H_PLY] <= cap
+    assert capped_seen > 0
+    with pytest.raises(ValueError, match="ply_cap"):
+        make_game(name, size, ply_cap=-1)
+
+
+@pytest.mark.parametrize("name", BOARD_GAMES)
+def test_both_colours_win_sometimes_under_random_play(name):
+    from ppalib._rng import make_rng
+    from ppalib.agents import mcts_kernel
+    game = make_game(name, _sizes(GAMES[name], [5])[0])
+    kernel = mcts_kernel(game)
+    rng, root = make_rng(5), game.initial_state()
+    winners = [int(kernel.random_playout(game.spec, root, rng)[0]) for _ in range(300)]
+    assert winners.count(0) > 0 and winners.count(1) > 0

@@ -7,6 +7,11 @@ their documentation), over plain int64 arrays (layout in ``_common``): ``make_sp
 slots of the state (``H_TO_MOVE``, ``H_WINNER``, ``H_HASH``).  The kernels (``ppalib.kernels``) are written once
 against the contract and specialised per game module by ``ppalib._specialise``; this room imports nothing else
 of ppalib.
+
+Options are integers given to ``make_game``; every board game takes ``ply_cap`` (0 = none): a game reaching that
+many plies ends in a draw (Soemers et al. 2019 stop at 100 moves).  ``make_game`` applies it to the spec
+(``_common.with_ply_cap``) and ``play`` ends the game there; the module's ``make_spec`` never sees it, so a spec
+without the option is exactly what it was before the option existed.
 """
 from __future__ import annotations
 
@@ -15,9 +20,9 @@ from types import ModuleType
 
 import numpy as np
 
-from . import breakthrough, cashing_checks, domineering, go
+from . import breakthrough, cashing_checks, domineering, fanorona, go, teeko, yavalath
 from ._common import (DRAW, H_HASH, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_NUM_CODES,
-                      S_NUM_CONTEXT_CODES, VARIANT_MISERE)
+                      S_NUM_CONTEXT_CODES, VARIANT_MISERE, with_ply_cap)
 
 
 @dataclass(frozen=True)
@@ -33,20 +38,28 @@ class GameRule:
     options: tuple[str, ...] = ()
 
 
+PLY_CAP = ("ply_cap",)  # the option every board game takes (make_game applies it)
+
 GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
-    GameRule("atarigo", go, go.VARIANT_ATARI, 3, 19, "colours of the four neighbouring intersections"),
-    GameRule("breakthrough", breakthrough, 0, 4, 19, "capture or not"),
-    GameRule("misere_breakthrough", breakthrough, VARIANT_MISERE, 4, 19, "capture or not"),
-    GameRule("domineering", domineering, 0, 2, 19, "occupancy of the six cells along the domino"),
-    GameRule("misere_domineering", domineering, VARIANT_MISERE, 2, 19, "occupancy of the six cells along the domino"),
-    GameRule("go", go, 0, 2, 19, "colours of the four neighbouring intersections"),
-    GameRule("knightthrough", breakthrough, breakthrough.VARIANT_KNIGHT, 4, 19, "capture or not"),
+    GameRule("atarigo", go, go.VARIANT_ATARI, 3, 19, "colours of the four neighbouring intersections", PLY_CAP),
+    GameRule("breakthrough", breakthrough, 0, 4, 19, "capture or not", PLY_CAP),
+    GameRule("misere_breakthrough", breakthrough, VARIANT_MISERE, 4, 19, "capture or not", PLY_CAP),
+    GameRule("domineering", domineering, 0, 2, 19, "occupancy of the six cells along the domino", PLY_CAP),
+    GameRule("misere_domineering", domineering, VARIANT_MISERE, 2, 19, "occupancy of the six cells along the domino",
+             PLY_CAP),
+    GameRule("go", go, 0, 2, 19, "colours of the four neighbouring intersections", PLY_CAP),
+    GameRule("knightthrough", breakthrough, breakthrough.VARIANT_KNIGHT, 4, 19, "capture or not", PLY_CAP),
     GameRule("misere_knightthrough", breakthrough, breakthrough.VARIANT_KNIGHT | VARIANT_MISERE, 4, 19,
-             "capture or not"),
-    GameRule("nogo", go, go.VARIANT_NOGO, 2, 19, "colours of the four neighbouring intersections"),
+             "capture or not", PLY_CAP),
+    GameRule("nogo", go, go.VARIANT_NOGO, 2, 19, "colours of the four neighbouring intersections", PLY_CAP),
     GameRule("misere_nogo", go, go.VARIANT_NOGO | VARIANT_MISERE, 2, 19,
-             "colours of the four neighbouring intersections"),
-    # Seed 001's synthetic games: "size" is the number of checks N; options turns (k) and komi.
+             "colours of the four neighbouring intersections", PLY_CAP),
+    # Games of Soemers et al. 2019 with fixed boards ("size" is 5 for each: Teeko 5x5, Yavalath a hexagon of
+    # side 5, Fanorona 5 rows of 9 points); their options are documented in their modules.
+    GameRule("teeko", teeko, 0, 5, 5, "none", ("pieces", "ply_cap")),
+    GameRule("yavalath", yavalath, 0, 5, 5, "none", ("swap", "ply_cap")),
+    GameRule("fanorona", fanorona, 0, 5, 5, "none", ("same_direction_rule", "ply_cap")),
+    # Mehat & Vittaut 2013's synthetic games: "size" is the number of checks N; options turns (k) and komi.
     GameRule("blind_cashing_checks", cashing_checks, 0, 2, 60, "none", ("turns", "komi")),
     GameRule("stale_cashing_checks", cashing_checks, cashing_checks.VARIANT_STALE, 2, 60, "none",
              ("turns", "komi")),
@@ -55,9 +68,10 @@ GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
 ]}
 
 #: The ten games of Cazenave 2015 in the paper's order.
-PAPER_GAMES = [name for name in GAMES if "cashing" not in name]
+PAPER_GAMES = ["atarigo", "breakthrough", "misere_breakthrough", "domineering", "misere_domineering", "go",
+               "knightthrough", "misere_knightthrough", "nogo", "misere_nogo"]
 
-# Seed 003's placement games (Soemers et al. 2019), registered after PAPER_GAMES (seed 004 does not play them).
+# Placement games of Soemers et al. 2019 (Cazenave 2015 does not play them).
 # Connect Four's "size" is its number of columns (rows: option, 6 by default); Othello's sizes are even.
 from . import connect_four, gomoku, othello  # noqa: E402
 from . import hex as hex_game  # noqa: E402
@@ -80,6 +94,31 @@ def _check_size(rule: GameRule, size) -> int:
     if not rule.min_size <= size <= rule.max_size:
         raise ValueError(f"size={size} is out of range for {rule.name}: allowed {rule.min_size}..{rule.max_size}")
     return int(size)
+
+
+def default_size(rule: GameRule) -> int:
+    """The size a command uses when none is given: 8 (the papers' 8x8 boards, 8 checks) where the game allows it,
+    else its smallest size (the fixed boards of Teeko, Yavalath and Fanorona)."""
+    return 8 if rule.min_size <= 8 <= rule.max_size else rule.min_size
+
+
+def size_for(rule: GameRule, size: int | None) -> int:
+    """``size`` for this game: its default when None; a fixed-board game (one size only) always plays its own, so
+    that one size can be asked of a list of games (``python -m ppalib bench --size 5``)."""
+    if size is None:
+        return default_size(rule)
+    return rule.min_size if rule.min_size == rule.max_size else size
+
+
+def board_text(game: "Game") -> str:
+    """The board in words: ``8x8``, ``5x9`` (rows x columns), ``hex, 61 cells``, or ``size 8`` (no board)."""
+    try:
+        graph = game.module.board_graph(game.spec)
+    except ValueError:
+        return f"size {game.size}"
+    if graph.kind == "square":
+        return f"{int(graph.coords[:, 1].max()) + 1}x{int(graph.coords[:, 0].max()) + 1}"
+    return f"{graph.kind}, {graph.cells} cells"
 
 
 def check_game_name(name) -> GameRule:
@@ -190,11 +229,14 @@ def make_game(name: str, size: int, **options) -> Game:
             raise TypeError(f"{key} must be an integer, got {value!r}")
     key = (name, size, tuple(sorted(options.items())))
     if key not in _GAME_CACHE:
-        spec = rule.module.make_spec(size, rule.variant, **options)
+        spec = rule.module.make_spec(size, rule.variant, **{k: v for k, v in options.items() if k != "ply_cap"})
+        if options.get("ply_cap"):  # absent or 0: the spec stays exactly as make_spec built it
+            spec = with_ply_cap(spec, options["ply_cap"])
         spec.setflags(write=False)
         _GAME_CACHE[key] = Game(name, size, rule, spec, tuple(sorted(options.items())))
     return _GAME_CACHE[key]
 
 
-__all__ = ["GAMES", "PAPER_GAMES", "Game", "GameRule", "make_game", "check_game_name", "DRAW"]
+__all__ = ["GAMES", "PAPER_GAMES", "Game", "GameRule", "make_game", "check_game_name", "default_size", "size_for",
+           "board_text", "DRAW"]
 

@@ -13,6 +13,8 @@ Players are 0 (moves first) and 1.  ``state[H_WINNER]`` is ``ONGOING`` (-1), 0, 
 Moves are small non-negative integers, unique within a position; ``legal_moves`` lists them in a
 deterministic order, so search statistics can be indexed by a move's position in that list.
 """
+import numpy as np
+
 from .._noalloc import noalloc_jit
 from .._rng import random_index
 
@@ -60,6 +62,28 @@ def finish(spec, state, normal_winner):
     if (spec[S_VARIANT] & VARIANT_MISERE) != 0 and w != DRAW:
         w = 1 - w
     state[H_WINNER] = w
+
+
+@noalloc_jit
+def apply_ply_cap(spec, state):
+    """End the game in a draw when it has reached the ply cap ``spec[S_PLY_CAP]`` (0 = no cap) and is not over by
+    its own rules: the last line of every board game's ``play`` (Soemers et al. 2019: "automatically declared a
+    tie after 100 moves").  The cap counts plies (``H_PLY``), so a capture chain's steps count one each.  A result
+    set by the move itself stands; a side left without any move exactly at the cap (which only ``legal_moves``
+    would find) gets the draw."""
+    cap = spec[S_PLY_CAP]
+    if cap > 0 and state[H_PLY] >= cap and state[H_WINNER] == ONGOING:
+        state[H_WINNER] = DRAW
+
+
+def with_ply_cap(spec, ply_cap):
+    """``spec`` with the ply cap ``ply_cap`` (an int >= 0; 0 = none) in ``S_PLY_CAP``: how ``games.make_game``
+    applies the common ``ply_cap`` option of every board game (module ``make_spec`` functions never see it)."""
+    if isinstance(ply_cap, bool) or not isinstance(ply_cap, (int, np.integer)) or ply_cap < 0:
+        raise ValueError(f"ply_cap={ply_cap!r} must be an integer >= 0 (0: no cap)")
+    spec = spec.copy()
+    spec[S_PLY_CAP] = int(ply_cap)
+    return spec
 
 
 @noalloc_jit

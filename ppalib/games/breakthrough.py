@@ -42,7 +42,7 @@ from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
                       S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE,
-                      S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
+                      S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, apply_ply_cap, finish, uniform_pick)
 
 VARIANT_KNIGHT = 2
 MIN_SIZE = 4
@@ -283,6 +283,7 @@ def play(spec, state, move):
     state[H_PLY] += 1
     if (to >= cells - n) if player == 0 else (to < n):  # the far row
         finish(spec, state, player)
+    apply_ply_cap(spec, state)
 
 
 @noalloc_jit
@@ -348,14 +349,34 @@ def render(spec: np.ndarray, state: np.ndarray) -> str:
     return "\n".join(rows)
 
 
-def board_coordinates(spec: np.ndarray) -> np.ndarray:
-    """(cells, 2) array of (row, col) per cell: the board graph used by spatial features (Soemers et al. 2019)."""
-    n = int(spec[S_SIZE])
-    return np.array([(c // n, c % n) for c in range(n * n)], dtype=np.int64)
-
-
 def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
     """The Zobrist hash recomputed from the board (the conformance test checks play()'s incremental one)."""
     scratch = state.copy()
     refresh(spec, scratch)  # recomputes the hash from the board alone
     return int(scratch[H_HASH])
+
+
+# ---- board graph, owners and move cells (spatial features, Soemers et al. 2019) ----------------------------------
+@noalloc_jit
+def cell_owner(spec, state, cell):
+    """0 or 1 for the player whose piece is on ``cell``, -1 when it is empty."""
+    return state[H_BOARD + cell] - 1
+
+
+@noalloc_jit
+def move_from(spec, state, move):
+    """The cell the piece of ``move`` leaves."""
+    return move >> 2
+
+
+@noalloc_jit
+def move_to(spec, state, move):
+    """The cell ``move`` of the side to move lands on."""
+    return _destination(spec, state[H_TO_MOVE], move)
+
+
+def board_graph(spec: np.ndarray):
+    """The n x n board, cells ``row * n + col`` as in the state, row 0 (player 0's home row) at the bottom."""
+    from .graph import square_graph
+    n = int(spec[S_SIZE])
+    return square_graph(n, n)

@@ -151,10 +151,6 @@ def render(spec: np.ndarray, state: np.ndarray) -> str:
             f"right {right} = {int(state[H_COUNT0 + 1])} + komi {int(spec[spec[S_TABLES] + 1])}")
 
 
-def board_coordinates(spec: np.ndarray) -> np.ndarray:
-    return np.array([(0, c) for c in range(int(spec[S_SIZE]))], dtype=np.int64)
-
-
 def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
     h = 0
     for check in range(int(spec[S_SIZE])):
@@ -233,3 +229,27 @@ class Solver:
                 if -_solve(self.spec, mask | (1 << check), ply + 1, diff + sign * worth, self.memo) == best:
                     moves.append(check)
         return moves
+
+
+# ---- no board: what the spatial-feature functions say (the contract's functions, defined for every game) -----------
+@noalloc_jit
+def cell_owner(spec, state, cell):
+    """-1: the checks are not a board; no spatial feature sees an owned cell."""
+    return -1
+
+
+@noalloc_jit
+def move_from(spec, state, move):
+    """-1: taking a check is no move on a board."""
+    return -1
+
+
+@noalloc_jit
+def move_to(spec, state, move):
+    """-1: taking a check is no move on a board."""
+    return -1
+
+
+def board_graph(spec: np.ndarray):
+    """Cashing Checks has no board, so no board graph: raises ValueError (spatial features need a board)."""
+    raise ValueError("Cashing Checks has no board: spatial features (board_graph) apply to board games only")

@@ -81,7 +81,10 @@ def move_to(spec, state, move) -> int:
 
 # ---- Python functions ------------------------------------------------------------------------------------------
 def make_spec(size, variant, **options):
-    """The immutable spec (int64 array) of the game at ``size`` with the variant bits and the game's options."""
+    """The immutable spec (int64 array) of the game at ``size`` with the variant bits and the game's options.
+
+    The ``ply_cap`` option every board game takes is not passed here: ``games.make_game`` writes it into the spec
+    (``_common.with_ply_cap``), so a spec made without it is byte for byte what it was before the option existed."""
     _unspecialised("make_spec")
 
 

@@ -7,8 +7,10 @@ Rules (seeds 004 and 000, with the choices the papers leave open):
   "Vertical first" is the convention of most Domineering programs and of Gardner's original description.
 * The first player that cannot play has lost (misere: has won).
 
-Moves are the anchor cell ``r * n + c`` (top cell of a vertical domino, left cell of a horizontal one), listed
-by increasing cell.  Move codes: ``player * n^2 + cell``.  Feature codes (Cazenave 2016: "take into account the cells
+Moves are the anchor cell ``r * n + c`` (a vertical domino's cell in row r, its other cell in row r + 1; a
+horizontal one's left cell), listed by increasing cell.  A board cell holds 0 when empty, else 1 + the player whose
+domino covers it (the rules only ask whether a cell is occupied; the owner is for spatial features).
+Move codes: ``player * n^2 + cell``.  Feature codes (Cazenave 2016: "take into account the cells
 next to the domino played, they can be either empty or occupied"): ``64 * code + b``, where the six bits of b
 say whether each of the six cells along the domino's sides is occupied; a cell off the board counts as
 occupied (the opponent can never use it either, which is what the feature is for).  For a vertical domino at
@@ -30,7 +32,7 @@ from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, lowest_cell, nth_cell, popcount
 from ._common import (H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
                       S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_TABLES,
-                      S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish, uniform_pick)
+                      S_VARIANT, S_ZOBRIST, SPEC_HEADER, apply_ply_cap, finish, uniform_pick)
 
 MIN_SIZE = 2
 MAX_SIZE = 19
@@ -144,8 +146,8 @@ def play(spec, state, move):
     """Place the domino ``move`` for the side to move, in place."""
     player = state[H_TO_MOVE]
     other = _second_cell(spec, player, move)
-    state[H_BOARD + move] = 1
-    state[H_BOARD + other] = 1
+    state[H_BOARD + move] = player + 1  # the owner, for cell_owner; every rule only asks "occupied?"
+    state[H_BOARD + other] = player + 1
     if spec[spec[S_TABLES]]:
         slot = H_BOARD + spec[S_CELLS]
         state[slot] = np.int64(np.uint64(state[slot]) | (ONE << np.uint64(move)) | (ONE << np.uint64(other)))
@@ -153,6 +155,7 @@ def play(spec, state, move):
     state[H_HASH] ^= spec[z + move] ^ spec[z + other] ^ spec[S_SIDE_KEY]
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] += 1
+    apply_ply_cap(spec, state)
 
 
 @noalloc_jit
@@ -212,13 +215,34 @@ def render(spec: np.ndarray, state: np.ndarray) -> str:
                      for r in range(n - 1, -1, -1))
 
 
-def board_coordinates(spec: np.ndarray) -> np.ndarray:
-    n = int(spec[S_SIZE])
-    return np.array([(c // n, c % n) for c in range(n * n)], dtype=np.int64)
-
-
 def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
     """The Zobrist hash recomputed from the board (the conformance test checks play()'s incremental one)."""
     scratch = state.copy()
     refresh(spec, scratch)  # recomputes the hash from the board alone
     return int(scratch[H_HASH])
+
+
+# ---- board graph, owners and move cells (spatial features, Soemers et al. 2019) ----------------------------------
+@noalloc_jit
+def cell_owner(spec, state, cell):
+    """0 or 1 for the player whose domino covers ``cell`` (0 vertical, 1 horizontal), -1 when it is empty."""
+    return state[H_BOARD + cell] - 1
+
+
+@noalloc_jit
+def move_from(spec, state, move):
+    """-1: a domino is placed, not moved."""
+    return -1
+
+
+@noalloc_jit
+def move_to(spec, state, move):
+    """The domino's anchor cell (a vertical domino's cell of the lower row number, a horizontal one's left cell)."""
+    return move
+
+
+def board_graph(spec: np.ndarray):
+    """The n x n board, cells ``row * n + col`` as in the state, row 0 at the bottom."""
+    from .graph import square_graph
+    n = int(spec[S_SIZE])
+    return square_graph(n, n)

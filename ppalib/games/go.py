@@ -465,6 +465,7 @@ def play(spec, state, move):
     if state[H_WINNER] == ONGOING and (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0:
         if state[H_PASSES] >= 2 or state[H_PLY] >= spec[S_MAX_PLIES]:
             _finish_by_score(spec, state)
+    apply_ply_cap(spec, state)
 
 
 @noalloc_jit
@@ -504,11 +505,6 @@ def render(spec: np.ndarray, state: np.ndarray) -> str:
                      for r in range(n - 1, -1, -1))
 
 
-def board_coordinates(spec: np.ndarray) -> np.ndarray:
-    n = int(spec[S_SIZE])
-    return np.array([(c // n, c % n) for c in range(n * n)], dtype=np.int64)
-
-
 def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
     """The Zobrist hash recomputed from board, ko point, pass count and side to move."""
     n = int(spec[S_SIZE])
@@ -527,3 +523,32 @@ def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
     if state[H_TO_MOVE] == 1:
         h ^= int(spec[S_SIDE_KEY])
     return int(np.uint64(h & 0xFFFFFFFFFFFFFFFF).astype(np.int64))
+
+
+# ---- board graph, owners and move cells (spatial features, Soemers et al. 2019) ----------------------------------
+from ._common import apply_ply_cap  # noqa: E402  (here, not at the top: play() resolves it when compiled)
+
+
+@noalloc_jit
+def cell_owner(spec, state, cell):
+    """0 (Black) or 1 (White) for the stone on ``cell``, -1 when the point is empty."""
+    return state[H_BOARD + _point(spec, cell)] - 1
+
+
+@noalloc_jit
+def move_from(spec, state, move):
+    """-1: stones are placed, never moved."""
+    return -1
+
+
+@noalloc_jit
+def move_to(spec, state, move):
+    """The point ``move`` plays on, or -1 for the pass."""
+    return move if move < spec[S_SIZE] * spec[S_SIZE] else -1
+
+
+def board_graph(spec: np.ndarray):
+    """The n x n board, cells ``row * n + col`` as in moves (the state pads the board), row 0 at the bottom."""
+    from .graph import square_graph
+    n = int(spec[S_SIZE])
+    return square_graph(n, n)

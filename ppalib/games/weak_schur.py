@@ -94,3 +94,27 @@ def is_weakly_sum_free(parts_of: list[int], parts: int) -> bool:
         if any(x < y and x + y in members for x in members for y in members):
             return False
     return True
+
+
+# ---- no board: what the spatial-feature functions say (the contract's functions, defined for every game) ----------
+@noalloc_jit
+def cell_owner(spec, state, cell):
+    """-1: the parts are not a board; no spatial feature sees an owned cell."""
+    return -1
+
+
+@noalloc_jit
+def move_from(spec, state, move):
+    """-1: placing an integer in a part is no move on a board."""
+    return -1
+
+
+@noalloc_jit
+def move_to(spec, state, move):
+    """-1: placing an integer in a part is no move on a board."""
+    return -1
+
+
+def board_graph(spec: np.ndarray):
+    """The weak Schur problem has no board, so no board graph: raises ValueError."""
+    raise ValueError("the weak Schur problem has no board: spatial features (board_graph) apply to board games only")
