@@ -271,6 +271,22 @@ class ResultsStore:
                 stale.unlink(missing_ok=True)
         return self._write(pd.DataFrame.from_records(records, columns=SCHEMA.names))
 
+    def drop_conditions(self, condition_ids) -> int:
+        """Remove every game of ``condition_ids`` (one new part superseding all others, crash-safe like
+        ``compact``) and return how many were removed.  For cells whose stored games the current code no longer
+        reproduces (``tests/test_replay.py``): drop them, then rerun the experiment, which plays them again."""
+        ids = set(condition_ids)
+        with self.writer_lock():
+            parts = self.part_files()
+            frame = self.load()
+            keep = ~frame["condition_id"].isin(ids)
+            removed = int((~keep).sum())
+            if removed:
+                self._write(frame[keep], supersedes=[p.name for p in parts])
+                for path in parts:
+                    path.unlink(missing_ok=True)
+        return removed
+
     def compact(self) -> None:
         """Merge all parts into one (crash-safe, see the module docstring)."""
         parts = self.part_files()

@@ -88,7 +88,7 @@ def test_silent_defaults_are_refused(argv, message, capsys, tmp_path, monkeypatc
     (["match", "blind_cashing_checks", "--size", "6", "--game-option", "turns=2", "--game-option", "turns=3"],
      "--game-option turns is given twice"),
     (["perft", "blind_cashing_checks", "--size", "6", "--game-option", "komi"], "'komi' must be key=value"),
-    (["perft", "go", "--game-option", "komi=5"], "go has no option(s) ['komi']; its options: none"),
+    (["perft", "go", "--game-option", "komi=5"], "go has no option(s) ['komi']; its options: ['ply_cap']"),
     (["perft", "blind_cashing_checks", "--size", "61"], "size=61 is out of range for blind_cashing_checks"),
     (["match", "go", "--playouts", "10000001"], "playouts=10000001 is out of range: allowed 1..10000000"),
     (["match", "go", "--agent", "ppa:alpha=1e400"], "alpha=inf is out of range"),

@@ -368,9 +368,9 @@ def test_the_ply_cap_ends_the_game_in_a_draw_at_exactly_the_cap(name):
 @pytest.mark.parametrize("name", BOARD_GAMES)
 def test_both_colours_win_sometimes_under_random_play(name):
     from ppalib._rng import make_rng
-    from ppalib.agents import mcts_kernel
+    from ppalib.agents import kernels_for
     game = make_game(name, _sizes(GAMES[name], [5])[0])
-    kernel = mcts_kernel(game)
+    kernel = kernels_for(game).playout
     rng, root = make_rng(5), game.initial_state()
     winners = [int(kernel.random_playout(game.spec, root, rng)[0]) for _ in range(300)]
     assert winners.count(0) > 0 and winners.count(1) > 0

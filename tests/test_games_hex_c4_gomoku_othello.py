@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from ppalib._rng import make_rng
-from ppalib.games import make_game, perft_count
-from ppalib.games._common import DRAW, H_BOARD, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_PLIES, S_TABLES
+from ppalib.agents import perft_count
+from ppalib.games import make_game
+from ppalib.games._common import DRAW, H_BOARD, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_PLY_CAP, S_TABLES
 
 NEW_GAMES = ["hex", "connect_four", "gomoku", "othello"]
 PAPER_SIZES = {"hex": 11, "connect_four": 7, "gomoku": 15, "othello": 8}
@@ -303,7 +304,7 @@ def _random_game(game, seed):
 def test_the_ply_cap_ends_the_game_in_a_draw(name):
     game = make_game(name, 8 if name != "gomoku" else 9, ply_cap=10)
     uncapped = make_game(name, game.size)
-    assert game.spec[S_MAX_PLIES] == 10
+    assert game.spec[S_PLY_CAP] == 10
     capped_draws = 0
     for seed in range(10):
         states, moves = _random_game(game, seed)
@@ -329,9 +330,9 @@ def test_a_ply_cap_on_the_last_ply_keeps_the_real_result(name, size):
 
 @pytest.mark.parametrize("name", NEW_GAMES)
 def test_random_playouts_end_and_both_colours_win_sometimes(name):
-    from ppalib.agents import mcts_kernel
+    from ppalib.agents import kernels_for
     game = make_game(name, PAPER_SIZES[name])
-    kernel = mcts_kernel(game)
+    kernel = kernels_for(game).playout
     rng = make_rng(5)
     results = [int(kernel.random_playout(game.spec, game.initial_state(), rng)[0]) for _ in range(300)]
     assert results.count(0) > 30 and results.count(1) > 30, results

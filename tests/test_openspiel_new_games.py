@@ -12,7 +12,8 @@ sets move by move along random games, minding where the conventions differ.
 import numpy as np
 import pytest
 
-from ppalib.games import make_game, perft_count
+from ppalib.agents import perft_count
+from ppalib.games import make_game
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -31,6 +31,15 @@ def test_append_load_and_compact_keep_every_game_once(tmp_path):
     assert len(store.load()) == 3
 
 
+def test_dropping_conditions_removes_exactly_their_games(tmp_path):
+    store = ResultsStore(tmp_path)
+    store.append([_record(0, "stale"), _record(1, "stale"), _record(0, "kept")])
+    store.append([_record(1, "kept")])
+    assert store.drop_conditions(["stale", "absent"]) == 2
+    assert store.stored_keys() == {("kept", 0), ("kept", 1)} and len(store.part_files()) == 1
+    assert store.drop_conditions(["stale"]) == 0 and len(store.part_files()) == 1
+
+
 def test_a_crash_during_compaction_leaves_a_readable_store(tmp_path):
     store = ResultsStore(tmp_path)
     store.append([_record(0)])

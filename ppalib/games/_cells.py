@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from .._noalloc import noalloc_jit
-from ._common import DRAW, H_PLY, H_WINNER, ONGOING, S_PLY_CAP
 
 OFF = 3  # the context value of an off-board neighbour
 
@@ -22,13 +21,6 @@ def zobrist_keys(seed: int, size: int, count: int) -> np.ndarray:
     return np.random.default_rng([0x5EED, size, seed]).integers(-2**63, 2**63 - 1, size=count, dtype=np.int64)
 
 
-def check_ply_cap(ply_cap) -> int:
-    """The ``ply_cap`` option (0 = no cap) as an int, or a ValueError."""
-    if isinstance(ply_cap, bool) or not isinstance(ply_cap, (int, np.integer)) or ply_cap < 0:
-        raise ValueError(f"ply_cap={ply_cap!r} must be an integer >= 0 (0: no cap)")
-    return int(ply_cap)
-
-
 def check_flag(name: str, value) -> int:
     """A 0/1 option as an int, or a ValueError."""
     if isinstance(value, bool):
@@ -36,24 +28,6 @@ def check_flag(name: str, value) -> int:
     if not isinstance(value, (int, np.integer)) or value not in (0, 1):
         raise ValueError(f"{name}={value!r} must be 0 or 1")
     return int(value)
-
-
-def capped_max_plies(natural: int, ply_cap: int) -> int:
-    """S_MAX_PLIES: the game's own bound on its length, or the cap when that is shorter."""
-    return min(natural, ply_cap) if ply_cap > 0 else natural
-
-
-@noalloc_jit
-def at_ply_cap(spec, state):
-    """True when the game is still on and has reached ``spec[S_PLY_CAP]`` plies (the caller then ends it)."""
-    return state[H_WINNER] == ONGOING and spec[S_PLY_CAP] > 0 and state[H_PLY] >= spec[S_PLY_CAP]
-
-
-@noalloc_jit
-def end_at_ply_cap(spec, state):
-    """The ply cap (Soemers et al. 2019: a game reaching N moves is a draw): call at the end of ``play``."""
-    if at_ply_cap(spec, state):
-        state[H_WINNER] = DRAW
 
 
 @noalloc_jit

@@ -71,9 +71,15 @@ def apply_ply_cap(spec, state):
     tie after 100 moves").  The cap counts plies (``H_PLY``), so a capture chain's steps count one each.  A result
     set by the move itself stands; a side left without any move exactly at the cap (which only ``legal_moves``
     would find) gets the draw."""
-    cap = spec[S_PLY_CAP]
-    if cap > 0 and state[H_PLY] >= cap and state[H_WINNER] == ONGOING:
+    if at_ply_cap(spec, state):
         state[H_WINNER] = DRAW
+
+
+@noalloc_jit
+def at_ply_cap(spec, state):
+    """True when the game is still on and has reached ``spec[S_PLY_CAP]`` plies (``apply_ply_cap`` then ends it;
+    Othello first looks whether the game is over by its own rules)."""
+    return state[H_WINNER] == ONGOING and spec[S_PLY_CAP] > 0 and state[H_PLY] >= spec[S_PLY_CAP]
 
 
 def with_ply_cap(spec, ply_cap):
@@ -82,7 +88,7 @@ def with_ply_cap(spec, ply_cap):
     if isinstance(ply_cap, bool) or not isinstance(ply_cap, (int, np.integer)) or ply_cap < 0:
         raise ValueError(f"ply_cap={ply_cap!r} must be an integer >= 0 (0: no cap)")
     spec = spec.copy()
-    spec[S_PLY_CAP] = int(ply_cap)
+    spec[S_PLY_CAP] = int(ply_cap)  # S_MAX_PLIES stays: Go scores a game at its own length bound
     return spec
 
 

@@ -32,11 +32,10 @@ from numba import njit
 from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._bits import ONE, ZERO
-from ._cells import (capped_max_plies, check_ply_cap, end_at_ply_cap, neighbour_pattern, orthos_table,
-                     zobrist_keys)
-from ._common import (DRAW, H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
-                      S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_PLY_CAP, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
-                      S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish)
+from ._cells import (neighbour_pattern, orthos_table, zobrist_keys)
+from ._common import (DRAW, H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER, S_CELLS,
+                      S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
+                      S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish)
 from .graph import square_graph
 
 MIN_SIZE = 4
@@ -50,7 +49,7 @@ T_ROWS = 0
 T_ORTHOS = 1
 
 
-def make_spec(size: int, variant: int = 0, rows: int = DEFAULT_ROWS, ply_cap: int = 0) -> np.ndarray:
+def make_spec(size: int, variant: int = 0, rows: int = DEFAULT_ROWS) -> np.ndarray:
     """The spec of Connect Four with ``size`` columns and ``rows`` rows."""
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"size={size!r} is out of range for connect_four: allowed {MIN_SIZE}..{MAX_SIZE} columns")
@@ -58,7 +57,6 @@ def make_spec(size: int, variant: int = 0, rows: int = DEFAULT_ROWS, ply_cap: in
     if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or not 1 <= rows or (rows + 1) * cols > 64:
         raise ValueError(f"rows={rows!r} is out of range for {cols} columns: allowed 1..{64 // cols - 1}")
     rows = int(rows)
-    ply_cap = check_ply_cap(ply_cap)
     cells = rows * cols
     orthos = orthos_table(square_graph(rows, cols))
     zob = zobrist_keys(11, cols * 100 + rows, 2 * cells + 1)
@@ -70,8 +68,7 @@ def make_spec(size: int, variant: int = 0, rows: int = DEFAULT_ROWS, ply_cap: in
     spec[S_NUM_CODES] = 2 * cells
     spec[S_NUM_CONTEXT_CODES] = 2 * cells * 256
     spec[S_STATE_LEN] = H_BOARD + cells + cols + 2  # board, column heights, the two bitboards
-    spec[S_MAX_PLIES] = capped_max_plies(cells, ply_cap)
-    spec[S_PLY_CAP] = ply_cap
+    spec[S_MAX_PLIES] = cells
     spec[S_ZOBRIST] = SPEC_HEADER
     spec[SPEC_HEADER:SPEC_HEADER + zob.size] = zob
     spec[S_SIDE_KEY] = zob[2 * cells]
@@ -178,7 +175,7 @@ def play(spec, state, move):
     elif state[H_PLY] == spec[S_CELLS]:
         state[H_WINNER] = DRAW
     else:
-        end_at_ply_cap(spec, state)
+        apply_ply_cap(spec, state)
 
 
 @noalloc_jit

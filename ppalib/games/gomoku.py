@@ -26,11 +26,11 @@ from numba import njit
 
 from .._noalloc import noalloc_jit
 from .._rng import random_index
-from ._cells import (capped_max_plies, check_flag, check_ply_cap, end_at_ply_cap, list_empty_cells,
-                     neighbour_pattern, orthos_table, rebuild_empties, remove_empty, zobrist_keys)
-from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
-                      S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_PLY_CAP, S_SIDE_KEY, S_SIZE,
-                      S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish)
+from ._cells import (check_flag, list_empty_cells, neighbour_pattern, orthos_table, rebuild_empties, remove_empty,
+                     zobrist_keys)
+from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER, S_CELLS,
+                      S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
+                      S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish)
 from .graph import square_graph
 
 MIN_SIZE = 5
@@ -43,12 +43,11 @@ T_OVERLINE = 0
 T_ORTHOS = 1
 
 
-def make_spec(size: int, variant: int = 0, overline_wins: int = 0, ply_cap: int = 0) -> np.ndarray:
+def make_spec(size: int, variant: int = 0, overline_wins: int = 0) -> np.ndarray:
     """The spec of Gomoku on ``size`` x ``size`` intersections; ``overline_wins`` (0/1): six or more also win."""
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"size={size!r} is out of range for gomoku: allowed {MIN_SIZE}..{MAX_SIZE}")
     overline_wins = check_flag("overline_wins", overline_wins)
-    ply_cap = check_ply_cap(ply_cap)
     n = int(size)
     cells = n * n
     orthos = orthos_table(square_graph(n, n))
@@ -61,8 +60,7 @@ def make_spec(size: int, variant: int = 0, overline_wins: int = 0, ply_cap: int 
     spec[S_NUM_CODES] = 2 * cells
     spec[S_NUM_CONTEXT_CODES] = 2 * cells * 256
     spec[S_STATE_LEN] = H_BOARD + 3 * cells  # board, empty-cell list, index of each cell in that list
-    spec[S_MAX_PLIES] = capped_max_plies(cells, ply_cap)
-    spec[S_PLY_CAP] = ply_cap
+    spec[S_MAX_PLIES] = cells
     spec[S_ZOBRIST] = SPEC_HEADER
     spec[SPEC_HEADER:SPEC_HEADER + zob.size] = zob
     spec[S_SIDE_KEY] = zob[2 * cells]
@@ -159,7 +157,7 @@ def play(spec, state, move):
     elif state[H_COUNT0] == 0:
         state[H_WINNER] = DRAW
     else:
-        end_at_ply_cap(spec, state)
+        apply_ply_cap(spec, state)
 
 
 @noalloc_jit

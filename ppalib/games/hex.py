@@ -39,11 +39,10 @@ from numba import njit
 
 from .._noalloc import noalloc_jit
 from .._rng import random_index
-from ._cells import (add_empty, capped_max_plies, check_flag, check_ply_cap, end_at_ply_cap, list_empty_cells,
-                     orthos_table, rebuild_empties, remove_empty, zobrist_keys)
-from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
-                      S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_PLY_CAP, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
-                      S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish)
+from ._cells import (add_empty, check_flag, list_empty_cells, orthos_table, rebuild_empties, remove_empty, zobrist_keys)
+from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER, S_CELLS,
+                      S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
+                      S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish)
 from .graph import HEX_STEPS, _clockwise_from_north, _hex_xy, hex_rhombus_graph
 
 MIN_SIZE = 3
@@ -59,12 +58,11 @@ T_SWAP = 0
 T_ORTHOS = 1
 
 
-def make_spec(size: int, variant: int = 0, swap: int = 0, ply_cap: int = 0) -> np.ndarray:
+def make_spec(size: int, variant: int = 0, swap: int = 0) -> np.ndarray:
     """The spec of Hex on the ``size`` x ``size`` rhombus; ``swap`` (0/1) enables the swap rule."""
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"size={size!r} is out of range for hex: allowed {MIN_SIZE}..{MAX_SIZE}")
     swap = check_flag("swap", swap)
-    ply_cap = check_ply_cap(ply_cap)
     n = int(size)
     cells = n * n
     graph = hex_rhombus_graph(n)
@@ -93,8 +91,7 @@ def make_spec(size: int, variant: int = 0, swap: int = 0, ply_cap: int = 0) -> n
     spec[S_NUM_CONTEXT_CODES] = 2 * (cells + 1) * PATTERNS
     # board, union-find parents (cells + 4 side nodes), empty-cell list, index of each cell in that list
     spec[S_STATE_LEN] = H_BOARD + cells + (cells + 4) + 2 * cells
-    spec[S_MAX_PLIES] = capped_max_plies(cells + swap, ply_cap)
-    spec[S_PLY_CAP] = ply_cap
+    spec[S_MAX_PLIES] = cells + swap
     spec[S_ZOBRIST] = SPEC_HEADER
     spec[SPEC_HEADER:SPEC_HEADER + zob.size] = zob
     spec[S_SIDE_KEY] = zob[2 * cells]
@@ -269,7 +266,7 @@ def play(spec, state, move):
     state[H_HASH] ^= spec[S_SIDE_KEY]
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] += 1
-    end_at_ply_cap(spec, state)
+    apply_ply_cap(spec, state)
 
 
 @noalloc_jit

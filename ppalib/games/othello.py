@@ -40,11 +40,10 @@ from numba import njit
 from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
-from ._cells import (at_ply_cap, capped_max_plies, check_ply_cap, neighbour_pattern, orthos_table,
-                     zobrist_keys)
-from ._common import (DRAW, H_BOARD, H_COUNT0, H_COUNT1, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
-                      S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_PLY_CAP, S_SIDE_KEY,
-                      S_SIZE, S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, finish)
+from ._cells import (neighbour_pattern, orthos_table, zobrist_keys)
+from ._common import (DRAW, H_BOARD, H_COUNT0, H_COUNT1, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER,
+                      S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE,
+                      S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, at_ply_cap)
 from .graph import square_graph
 
 MIN_SIZE = 4
@@ -62,12 +61,11 @@ T_SHIFTS = T_COMPASS + 16
 T_ORTHOS = T_SHIFTS + 16
 
 
-def make_spec(size: int, variant: int = 0, ply_cap: int = 0) -> np.ndarray:
+def make_spec(size: int, variant: int = 0) -> np.ndarray:
     """The spec of Othello on the ``size`` x ``size`` board (size even)."""
     if (isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not MIN_SIZE <= size <= MAX_SIZE
             or size % 2):
         raise ValueError(f"size={size!r} is out of range for othello: allowed even sizes {MIN_SIZE}..{MAX_SIZE}")
-    ply_cap = check_ply_cap(ply_cap)
     n = int(size)
     cells = n * n
     bitboard = cells <= BITBOARD_MAX_CELLS
@@ -82,8 +80,7 @@ def make_spec(size: int, variant: int = 0, ply_cap: int = 0) -> np.ndarray:
     spec[S_NUM_CONTEXT_CODES] = 2 * (cells + 1) * 256
     spec[S_STATE_LEN] = H_BOARD + cells + 2  # board, then the two bitboards (used at <= 64 cells)
     # At most cells - 4 placements; a pass is always followed by a placement, so passes <= placements + 1.
-    spec[S_MAX_PLIES] = capped_max_plies(2 * (cells - 4) + 1, ply_cap)
-    spec[S_PLY_CAP] = ply_cap
+    spec[S_MAX_PLIES] = 2 * (cells - 4) + 1
     spec[S_ZOBRIST] = SPEC_HEADER
     spec[SPEC_HEADER:SPEC_HEADER + zob.size] = zob
     spec[S_SIDE_KEY] = zob[2 * cells]
