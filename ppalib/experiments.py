@@ -168,11 +168,13 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
     state = game.initial_state()
     module = game.module
     moves = np.empty(game.max_moves, dtype=np.int64)
-    played = []
+    played, iterations = [], []
     while module.legal_moves(game.spec, state, moves) > 0:
-        move = searchers[int(state[H_TO_MOVE])].search(state, rng).move
-        module.play(game.spec, state, move)
-        played.append(move)
+        result = searchers[int(state[H_TO_MOVE])].search(state, rng)
+        module.play(game.spec, state, result.move)
+        played.append(result.move)
+        iterations.append(result.iterations)
+    timed = condition.agent.seconds_per_move is not None or condition.opponent.seconds_per_move is not None
     plies = len(played)
     winner = int(state[H_WINNER])
     result = 1.0 if winner == agent_player else (0.5 if winner == 2 else 0.0)
@@ -188,6 +190,7 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
         "agent_params": json.dumps(a.as_dict(), sort_keys=True),
         "opponent_params": json.dumps(o.as_dict(), sort_keys=True),
         "moves": " ".join(map(str, played)),
+        "iterations": " ".join(map(str, iterations)) if timed else "",
     }
 
 

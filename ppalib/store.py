@@ -30,7 +30,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-SCHEMA_VERSION = "ppalib.game-record/2"
+SCHEMA_VERSION = "ppalib.game-record/3"
+SCHEMA_VERSION_2 = "ppalib.game-record/2"
 SCHEMA_VERSION_1 = "ppalib.game-record/1"
 KEY = ["condition_id", "game_index"]
 
@@ -63,12 +64,18 @@ SCHEMA_1 = pa.schema([
     ("finished_at", pa.string()),      # UTC, ISO 8601
 ])
 
-#: Column name -> arrow type; the order is the table's column order.
-SCHEMA = pa.schema(list(SCHEMA_1) + [
+#: Version 2 (ppalib 0.1.0 with RAVE): options, full agent parameters and the moves.
+SCHEMA_2 = pa.schema(list(SCHEMA_1) + [
     pa.field("game_options", pa.string()),     # JSON object, e.g. {"komi": 5, "turns": 10}; {} for none
     pa.field("agent_params", pa.string()),     # JSON object: every parameter of the agent (AgentConfig.as_dict)
     pa.field("opponent_params", pa.string()),
     pa.field("moves", pa.string()),            # the moves played, space-separated; "" in version 1 files
+])
+
+#: Column name -> arrow type; the order is the table's column order.  Version 3 adds the iterations each move's
+#: search ran, recorded when a thinking-time budget decided it (else "": the iterations were the agent's budget).
+SCHEMA = pa.schema(list(SCHEMA_2) + [
+    pa.field("iterations", pa.string()),       # per move, space-separated, with a time budget; "" otherwise
 ])
 
 
@@ -82,6 +89,13 @@ def _upgrade_from_1(table: pa.Table) -> pa.Table:
                                                    frame[f"{role}_alpha"], frame[f"{role}_k"])]
     frame["game_options"] = "{}"
     frame["moves"] = ""
+    return _upgrade_from_2(pa.Table.from_pandas(frame[SCHEMA_2.names], schema=SCHEMA_2, preserve_index=False))
+
+
+def _upgrade_from_2(table: pa.Table) -> pa.Table:
+    """Version 2 rows in the version 3 layout: every search ran its agent's iteration budget."""
+    frame = table.replace_schema_metadata(None).to_pandas()
+    frame["iterations"] = ""
     return pa.Table.from_pandas(frame[SCHEMA.names], schema=SCHEMA, preserve_index=False)
 
 
@@ -197,7 +211,7 @@ class ResultsStore:
             raise ResultsError(f"{path}: not a readable parquet file ({error}). {advice}") from None
         meta = table.schema.metadata or {}
         version = meta.get(b"ppalib_schema", b"").decode()
-        expected = {SCHEMA_VERSION: SCHEMA, SCHEMA_VERSION_1: SCHEMA_1}.get(version)
+        expected = {SCHEMA_VERSION: SCHEMA, SCHEMA_VERSION_2: SCHEMA_2, SCHEMA_VERSION_1: SCHEMA_1}.get(version)
         if expected is None:
             raise ResultsError(f"{path}: schema {version or 'missing'!r}, expected {SCHEMA_VERSION!r} "
                                f"(a foreign file, or one from another ppalib version). {advice}")
@@ -208,6 +222,8 @@ class ResultsStore:
         supersedes = json.loads(meta.get(b"ppalib_supersedes", b"[]").decode())
         if version == SCHEMA_VERSION_1:
             table = _upgrade_from_1(table)
+        elif version == SCHEMA_VERSION_2:
+            table = _upgrade_from_2(table)
         return table, supersedes
 
     def load(self) -> pd.DataFrame:

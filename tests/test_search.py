@@ -111,10 +111,22 @@ def test_thinking_time_budget_records_the_iterations_done():
     game = make_game("go", 5)
     result = Searcher(game, make_agent("uct", 10_000_000, seconds_per_move=0.2)).search(game.initial_state(),
                                                                                        make_rng(0))
-    assert result.iterations > 100 and 0.2 <= result.seconds < 1.0
+    assert result.iterations > 100 and 0.2 <= result.seconds < 3.0  # stops soon after the budget, even on a busy machine
     assert result.visits.sum() == result.iterations - 1
     capped = Searcher(game, make_agent("uct", 300, seconds_per_move=10.0)).search(game.initial_state(), make_rng(0))
     assert capped.iterations == 300 and capped.seconds < 5.0
+
+
+def test_a_game_with_a_thinking_time_budget_records_the_iterations_of_every_move():
+    condition = Condition("domineering", 4, make_agent("uct", 100_000, seconds_per_move=0.02),
+                          make_agent("uct", 50))
+    record = play_game(condition, 0, 1)
+    iterations = list(map(int, record["iterations"].split()))
+    assert len(iterations) == record["plies"]
+    assert iterations[1::2] == [50] * len(iterations[1::2])  # the opponent's fixed budget
+    assert all(0 < i < 100_000 for i in iterations[0::2])
+    plain = play_game(Condition("domineering", 4, make_agent("uct", 50), make_agent("uct", 50)), 0, 1)
+    assert plain["iterations"] == ""
 
 
 def test_every_agent_kind_returns_the_same_result_shape():
