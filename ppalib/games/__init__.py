@@ -43,7 +43,10 @@ class GameRule:
 
 
 GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
-    GameRule("atarigo", go, go.VARIANT_ATARI, 3, 19, "colours of the four neighbouring intersections"),
+    # Options (see games/go.py): suicide 0 (default) illegal, 1 legal and losing; codes 0 (default) a PPA code
+    # per colour, 1 one code per move.
+    GameRule("atarigo", go, go.VARIANT_ATARI, 3, 19, "colours of the four neighbouring intersections",
+             ("suicide", "codes")),
     GameRule("breakthrough", breakthrough, 0, 4, 19, "capture or not"),
     GameRule("misere_breakthrough", breakthrough, VARIANT_MISERE, 4, 19, "capture or not"),
     GameRule("domineering", domineering, 0, 2, 19, "occupancy of the six cells along the domino"),
