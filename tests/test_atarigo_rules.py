@@ -10,7 +10,7 @@ from ppalib._rng import make_rng
 from ppalib.agents import make_agent
 from ppalib.experiments import Condition, play_game
 from ppalib.games import go, make_game
-from ppalib.games._common import S_VARIANT
+from ppalib.games._common import S_MAX_PLIES, S_VARIANT
 
 
 def _play(game, cells):
@@ -147,3 +147,17 @@ def test_default_rules_play_the_games_they_played_before_the_options(game, size,
     condition = Condition(game, size, make_agent(kind, 64), make_agent("uct", 64))
     assert condition.id == condition_id
     assert tuple(play_game(condition, i, 7)["moves"] for i in range(2)) == moves
+
+
+@pytest.mark.parametrize("size", [3, 5, 8])
+@pytest.mark.parametrize("options", [{"suicide": 1}, {"codes": 1}, {"suicide": 1, "codes": 1}])
+def test_random_games_with_options_end_and_keep_hash_and_codes_consistent(size, options):
+    game = make_game("atarigo", size, **options)
+    rng = np.random.default_rng(size)
+    for _ in range(30):
+        state = game.initial_state()
+        while (legal := game.legal_moves(state)).size:
+            assert all(0 <= game.move_code(state, int(m), f) < game.num_codes(f) for m in legal for f in (0, 1))
+            state = game.play(state, int(legal[rng.integers(legal.size)]))
+            assert game.module.hash_from_scratch(game.spec, state) == game.hash(state)
+        assert game.winner(state) in (0, 1) and game.ply(state) <= game.spec[S_MAX_PLIES]
