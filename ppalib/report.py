@@ -3,10 +3,18 @@
 * Win rate: the agent's mean result (win 1, draw 1/2, loss 0) in percent.
 * 95% interval: Wilson score interval (``statsmodels.stats.proportion.proportion_confint``), with draws
   counted as half a win.
-* Verdict per cell: Fisher's exact test of our wins/games against the paper's wins/games (the paper's
-  percentage times its number of games, rounded), two-sided; "consistent" when p >= 0.05, otherwise
-  "higher" or "lower" (ours relative to the paper).  Fisher's test stays valid at 0% and 100%, where the
-  two-proportion z-test is undefined.
+* Verdict per cell (``paper_test``), two-sided, "consistent" when p >= 0.05, otherwise "higher" or "lower"
+  (ours relative to the paper).  Which test depends on what the paper's number is:
+
+  - a *count*: the paper's percentage is exactly k out of its stated n games for an integer k (every cell of
+    seed 004's Table 1 and of seed 000's Tables 1-10: 500 games, percentages in steps of 0.2).  Both numbers
+    are then binomial samples, compared by Fisher's exact test of our wins/games against the paper's k/n
+    (valid at 0% and 100%, where the two-proportion z-test is undefined).
+  - not a count (no integer k out of n gives the printed percentage, e.g. seed 001's 93.39% and 49.10% "of
+    500 matches": 466.95 and 245.5): its sample size and origin are unknown, so it cannot be treated as a
+    sample of n.  It is taken as a fixed reference proportion and our wins/games are tested against it with
+    the exact one-sample binomial test (``scipy.stats.binomtest``).  That ignores the paper's own sampling
+    error, so it is the stricter of the two tests; it never pretends the paper had n games.
 """
 from __future__ import annotations
 
@@ -14,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.stats import fisher_exact
+from scipy.stats import binomtest, fisher_exact
 from statsmodels.stats.proportion import proportion_confint
 
 from . import paths
@@ -38,18 +46,39 @@ def win_rates(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return table
 
 
+def percent_is_count(percent: float, n: int) -> bool:
+    """True when ``percent`` is exactly 100 k / n for an integer k: a count of k out of the paper's n games."""
+    k = round(percent / 100 * n)
+    return abs(100 * k / n - percent) < 1e-9
+
+
+FISHER = "Fisher exact, paper as k/n"
+BINOMIAL = "binomial, paper's rate as reference"
+
+
+def paper_test(wins: float, games: int, paper_percent: float, paper_games: int) -> tuple[float, str, str]:
+    """(p-value, verdict, test) for our ``wins`` out of ``games`` against the paper's percentage (module docstring:
+    Fisher's exact test when the paper's number is a count out of ``paper_games``, else the exact one-sample
+    binomial test against the paper's proportion).  Draws counted as half wins are rounded to whole wins."""
+    ours, rate, games = int(round(wins)), 100 * wins / games, int(games)
+    if percent_is_count(paper_percent, int(paper_games)):
+        paper_wins = int(round(paper_percent / 100 * paper_games))
+        table = [[ours, games - ours], [paper_wins, int(paper_games) - paper_wins]]
+        p_value, test = fisher_exact(table)[1], FISHER
+    else:
+        p_value, test = binomtest(ours, games, paper_percent / 100).pvalue, BINOMIAL
+    if p_value >= ALPHA:
+        return p_value, "consistent", test
+    return p_value, "higher" if rate > paper_percent else "lower", test
+
+
 def _verdict(row) -> tuple[float, str]:
     if pd.isna(row.get("games")) or row["games"] == 0:
         return np.nan, "no data"
     if pd.isna(row.get("paper_win_rate")):
         return np.nan, "no paper value"
-    paper_wins = int(round(row["paper_win_rate"] / 100 * row["paper_games"]))
-    ours = int(round(row["wins"]))
-    table = [[ours, int(row["games"]) - ours], [paper_wins, int(row["paper_games"]) - paper_wins]]
-    p_value = fisher_exact(table)[1]
-    if p_value >= ALPHA:
-        return p_value, "consistent"
-    return p_value, "higher" if row["win_rate"] > row["paper_win_rate"] else "lower"
+    p_value, verdict, _ = paper_test(row["wins"], row["games"], row["paper_win_rate"], row["paper_games"])
+    return p_value, verdict
 
 
 def compare_with_paper(ours: pd.DataFrame, paper: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

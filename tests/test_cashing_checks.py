@@ -118,3 +118,81 @@ def test_the_generic_agents_play_cashing_checks_and_every_move_can_be_labelled()
     solver = cc.Solver(game.spec)
     state = game.initial_state()
     assert solver.optimal_moves(state) == [19]
+
+
+def _independent_value(spec, taken, ply, diff, turns, komi, n):
+    """Minimax by plain recursion over the untaken checks (no memo, no cut-off), for the player to move: the
+    slower computation the solver is checked against on large N."""
+    if ply == turns:
+        final = diff - komi
+        value = (final > 0) - (final < 0)
+        return value if ply % 2 == 0 else -value
+    sign = 1 if ply % 2 == 0 else -1
+    return max(-_independent_value(spec, taken | {c}, ply + 1, diff + sign * int(cc.check_worth(spec, c + 1, ply + 1)),
+                                   turns, komi, n)
+               for c in range(n) if c not in taken)
+
+
+@pytest.mark.parametrize("variant", [0, cc.VARIANT_STALE, cc.VARIANT_POSTDATED])
+@pytest.mark.parametrize("n", [48, 49, 52, 60])
+def test_solver_is_exact_with_the_largest_checks_taken_on_48_to_60_checks(variant, n):
+    """The memo key once packed the taken checks as ``mask << 16`` into an int64: from 49 checks on, the checks
+    worth 49 and more fell off, so positions differing only in them shared one value (wrong at N = 52).  Every
+    position after two plies among the five largest checks, with komis around the critical sums, must match
+    the independent minimax, in one solver whose memo sees them all."""
+    turns = 3
+    for komi in (n - 1, n, n + 1, n + 2):
+        spec = cc.make_spec(n, variant, turns=turns, komi=komi)
+        solver = cc.Solver(spec)
+        top = range(n - 5, n)
+        for first, second in itertools.permutations(top, 2):
+            state = _play(spec, [first + 1, second + 1])
+            diff = int(state[6] - state[7])
+            assert solver.value(state) == _independent_value(spec, {first, second}, 2, diff, turns, komi, n), \
+                (komi, first + 1, second + 1)
+
+
+def test_solver_memo_key_keeps_every_check():
+    """The two positions the old key confused, at N = 52, 3 turns, komi 52: left took 52 and right 51, or left
+    51 and right 50 (same sum difference; the old key kept neither check).  Left then takes the largest check
+    left: 50 (51 - 52 < 0, a loss) or 52 (53 - 52 > 0, a win)."""
+    spec = cc.make_spec(52, 0, turns=3, komi=52)
+    for order in ([(52, 51), (51, 50)], [(51, 50), (52, 51)]):
+        solver = cc.Solver(spec)
+        values = {pair: solver.value(_play(spec, pair)) for pair in order}
+        assert values == {(52, 51): -1, (51, 50): 1}
+
+
+def _post_dated_line(n, turns):
+    """The paper's "reverse order" line: at turn i the check worth N - k + i (the one that has just become valid)."""
+    return [n - turns + i for i in range(1, turns + 1)]
+
+
+@pytest.mark.parametrize("turns", [3, 4, 5, 6, 8])
+def test_post_dated_reverse_order_and_komi_claim_holds_only_for_even_k_and_n_at_least_2k_minus_2(turns):
+    """The module docstring's corrected claim, by the exact solver, with the default komi -(k // 2)."""
+    for n in range(turns, 2 * turns + 2):
+        spec = cc.make_spec(n, cc.VARIANT_POSTDATED, turns=turns)
+        assert spec[spec[9] + 1] == -(turns // 2)
+        solver = cc.Solver(spec)
+        state = cc.init_state(spec)
+        line_optimal = True
+        for value in _post_dated_line(n, turns):
+            line_optimal &= (value - 1) in solver.optimal_moves(state)
+            cc.play(spec, state, value - 1)
+        start = solver.value(cc.init_state(spec))
+        if turns % 2 == 0 and n >= 2 * turns - 2:
+            assert start == 0 and line_optimal, n            # the paper's claim: a draw along the line
+            assert state[H_WINNER] == 2
+        elif turns % 2 == 0:
+            assert start == 1 and not line_optimal, n        # too few checks: the first player wins
+        else:
+            assert start == 1 and line_optimal, n            # odd k: the first player's extra turn wins
+
+
+def test_post_dated_with_few_checks_opens_by_denying_a_post_dated_check():
+    spec = cc.make_spec(12, cc.VARIANT_POSTDATED, turns=10)
+    solver = cc.Solver(spec)
+    start = cc.init_state(spec)
+    assert solver.value(start) == 1 and 11 in solver.optimal_moves(start)   # take check 12, worth 0 at turn 1
+    assert cc.check_worth(spec, 12, 1) == 0

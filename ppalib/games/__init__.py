@@ -41,7 +41,10 @@ class GameRule:
 PLY_CAP = ("ply_cap",)  # the option every board game takes (make_game applies it)
 
 GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
-    GameRule("atarigo", go, go.VARIANT_ATARI, 3, 19, "colours of the four neighbouring intersections", PLY_CAP),
+    # Atarigo's options (see games/go.py): suicide 1 (the default, see default_options) legal and losing, 0
+    # illegal; codes 0 (default) a PPA code per colour, 1 one code per move.
+    GameRule("atarigo", go, go.VARIANT_ATARI, 3, 19, "colours of the four neighbouring intersections",
+             ("suicide", "codes", "ply_cap")),
     GameRule("breakthrough", breakthrough, 0, 4, 19, "capture or not", PLY_CAP),
     GameRule("misere_breakthrough", breakthrough, VARIANT_MISERE, 4, 19, "capture or not", PLY_CAP),
     GameRule("domineering", domineering, 0, 2, 19, "occupancy of the six cells along the domino", PLY_CAP),
@@ -211,8 +214,13 @@ _GAME_CACHE: dict[tuple, Game] = {}
 
 def default_options(rule: GameRule, size: int) -> dict:
     """Options a game takes when none are given: Cashing Checks plays min(10, N - 1) turns (the paper's k = 10
-    with N > k), komi by its rule."""
-    return {"turns": min(10, size - 1)} if "turns" in rule.options else {}
+    with N > k), komi by its rule; Atarigo makes a suicide legal and losing (``suicide=1``: the reading of
+    Cazenave 2015's rules that reproduces his Table 1, see ``games/go.py``)."""
+    if "turns" in rule.options:
+        return {"turns": min(10, size - 1)}
+    if rule.name == "atarigo":
+        return {"suicide": 1}
+    return {}
 
 
 def make_game(name: str, size: int, **options) -> Game:

@@ -11,9 +11,15 @@ Player 0 (GDL ``left``) moves first.  Moves are the check index ``value - 1``, l
   taken at turn i or before, 0 after ("the check with the biggest value amounts to zero after the first move,
   the second one after the second turn and so on"); the paper: N = 12, k = 10, komi 5.
 * Cashing Post-dated Checks: a check worth N - k + i is worth nothing before turn i, its value from turn i on;
-  checks worth N - k or less are always valid.  The paper gives no komi ("a reverse komi compensates the
-  advantage of the second player"); optimal play takes the checks in increasing order, which gives the second
-  player k/2 more, so the default komi is -k/2.
+  checks worth N - k or less are always valid.  The paper does not play this game and gives no komi: "the
+  optimal strategy for both players is then to take the checks in the reverse order, starting with the one that
+  has the least amount", and "a reverse komi compensates the advantage of the second player".  That line (at
+  turn i, the check N - k + i, which has just become valid) gives the second player k/2 more when k is even, so
+  the default komi is -(k // 2).  The exact solver (``Solver``; k = 2..12, N = k..2k + 2) shows the claim holds
+  only with enough checks and an even k: for even k, that line is optimal and komi -k/2 makes the game a draw
+  when N >= 2k - 2 (e.g. N = 20, k = 10); with N <= 2k - 3 (k >= 4) the first player wins with komi -k/2
+  (taking a big post-dated check early, worth 0, to deny it can pay: N = 12, k = 10 may open with 12); with an
+  odd k the line is optimal but the first player has the extra turn and wins.
 
 Turns are counted from 1 (the first move is turn 1).  The Zobrist hash covers the taken checks and both sums
 (in the stale- and post-dated games the same checks can be worth different sums); the ply and the side to move
@@ -168,7 +174,9 @@ def _solve(spec, mask, ply, diff, memo):
     """Win/draw/loss (+1/0/-1) for the player to move, by memoised minimax.
 
     The future of a position depends only on the checks taken (``mask``; the ply is its size) and on
-    ``diff`` = left's sum - right's sum, so (mask, diff) is the memo key.  Checks are tried from the largest
+    ``diff`` = left's sum - right's sum, so the pair (mask, diff) is the memo key.  (Not one int64: a mask of
+    up to 60 checks and a diff of up to +-1830 need 72 bits; packing them as ``mask << 16 | diff`` lost the
+    checks from 49 on, and positions that differ only there shared values.)  Checks are tried from the largest
     and the search stops at the first win (no value exceeds a win), so every stored value is exact.
     """
     turns = _turns(spec)
@@ -176,7 +184,7 @@ def _solve(spec, mask, ply, diff, memo):
         final = diff - spec[spec[S_TABLES] + 1]
         value = 1 if final > 0 else (-1 if final < 0 else 0)
         return value if ply % 2 == 0 else -value
-    key = (mask << 16) | (diff + 32768)
+    key = (mask, diff)
     if key in memo:
         return memo[key]
     best = -2
@@ -205,7 +213,7 @@ class Solver:
         from numba import types
         from numba.typed import Dict
         self.spec = spec
-        self.memo = Dict.empty(key_type=types.int64, value_type=types.int64)
+        self.memo = Dict.empty(key_type=types.UniTuple(types.int64, 2), value_type=types.int64)
 
     def _key(self, state):
         n = int(self.spec[S_SIZE])

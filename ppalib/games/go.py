@@ -17,15 +17,28 @@ Go (Cazenave 2015: "chinese rules ... number of her stones on the board plus the
   ("eyes"); White adds the komi (7.5 by default, no draws).  A game that reaches ``4 n^2 + 10`` plies (only
   possible through long capture cycles) is scored as it stands.
 
-Atarigo: Go moves (suicide illegal, no pass, no eye rule); the first player to capture wins.  A player with no
-legal move (every empty point suicide) loses; on boards >= 3x3 this essentially never happens.
+Atarigo: Go moves (no pass, no eye rule); the first player to capture wins.  Options (game options of
+``atarigo``):
+
+* ``suicide`` (default 1): a suicide is legal and loses at once (the opponent counts as capturing the mover's
+  string, as in some Atarigo programs).  Every empty point is then legal; a move that captures is never a
+  suicide (capture comes first).  Cazenave 2015 says only "the rule are the same as Go except that the first
+  player to capture a string has won"; we take this reading as the default because it is the one under which
+  PPA vs UCT comes close to his Table 1 at every setting measured (5x5/8x8, 1,000/10,000 playouts, and the
+  best settings of Cazenave 2016's Table 1; the runs and their intervals are in notebook 01's discussion),
+  while Go's own rule (``suicide=0``: a suicide is illegal; a player with no legal move loses, which on boards
+  >= 3x3 essentially never happens) stays 14-28 points below it.  The default is applied by
+  ``games.default_options``, so conditions without options keep their ids; the games stored before it were
+  rerun.
+* ``codes=1``: PPA/MAST move codes without the colour (``code = move``; the feature pattern is kept), so both
+  players' playouts share one weight per intersection.
 
 Nogo: a move is illegal if it captures or is suicide.  The first player that cannot move has lost (Misere
 Nogo: has won).  No passes.
 
-Moves are ``cell = row * n + col`` and ``PASS = n^2``.  Move codes: ``player * (n^2 + 1) + move``.  Feature
-codes (Cazenave 2016, Atarigo and Nogo: "the colors of the four intersections next to the move"):
-``256 * code + pattern``, pattern = sum over the four neighbours (west, east, south, north) of
+Moves are ``cell = row * n + col`` and ``PASS = n^2``.  Move codes: ``player * (n^2 + 1) + move`` (Atarigo with
+``codes=1``: ``move``).  Feature codes (Cazenave 2016, Atarigo and Nogo: "the colors of the four intersections next
+to the move"): ``256 * code + pattern``, pattern = sum over the four neighbours (west, east, south, north) of
 ``4^i * v``, with v = 0 empty, 1 mover's stone, 2 opponent's stone, 3 off the board.
 """
 from __future__ import annotations
@@ -41,6 +54,8 @@ from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOV
 
 VARIANT_ATARI = 2
 VARIANT_NOGO = 4
+VARIANT_ATARI_SUICIDE = 8  # Atarigo option suicide=1: a suicide is legal and loses (see the module docstring)
+VARIANT_SHARED_CODES = 16  # Atarigo option codes=1: a move has one PPA/MAST code for both colours
 MIN_SIZE = 2
 MAX_SIZE = 19
 DEFAULT_KOMI = 7.5
@@ -50,8 +65,20 @@ BORDER = 3
 T_CELL_POINT = 3  # spec tables from spec[S_TABLES]: width, points, 2 * komi, then cell -> point, point -> cell
 
 
-def make_spec(size: int, variant: int, komi: float = DEFAULT_KOMI) -> np.ndarray:
-    """Build the immutable spec of the game at ``size`` x ``size``; ``variant`` combines VARIANT_* bits."""
+def make_spec(size: int, variant: int, komi: float = DEFAULT_KOMI, suicide: int = 0, codes: int = 0) -> np.ndarray:
+    """Build the immutable spec of the game at ``size`` x ``size``; ``variant`` combines VARIANT_* bits.
+
+    Atarigo options: ``suicide`` 0, a suicide is illegal, 1, a suicide is legal and loses (``make_game``'s
+    default for atarigo);
+    ``codes`` 0, PPA/MAST move codes per colour (the default), 1, one code per move for both colours.
+    """
+    for name, value, meaning in (("suicide", suicide, "0 (illegal) or 1 (legal, and the mover loses)"),
+                                 ("codes", codes, "0 (one code per colour) or 1 (shared by both colours)")):
+        if value not in (0, 1):
+            raise ValueError(f"{name}={value!r} must be {meaning}")
+        if value and not variant & VARIANT_ATARI:
+            raise ValueError(f"the {name} option exists only for Atarigo")
+    variant |= (VARIANT_ATARI_SUICIDE if suicide else 0) | (VARIANT_SHARED_CODES if codes else 0)
     width = size + 2
     points = width * width
     cells = size * size
@@ -270,6 +297,7 @@ def legal_moves(spec, state, out):
     variant = spec[S_VARIANT]
     nogo = (variant & VARIANT_NOGO) != 0
     plain_go = (variant & (VARIANT_ATARI | VARIANT_NOGO)) == 0
+    free = (variant & VARIANT_ATARI_SUICIDE) != 0  # every empty point is legal
     ko = state[H_KO]
     points = _points(spec)
     opp = 3 - color
@@ -284,7 +312,7 @@ def legal_moves(spec, state, out):
                     if not (nogo and _captures_next_to(state, points, p, opp, w)):
                         out[count] = cell
                         count += 1
-                elif _is_listed(spec, state, p, color, nogo, plain_go):
+                elif free or _is_listed(spec, state, p, color, nogo, plain_go):
                     out[count] = cell
                     count += 1
             p += 1
@@ -373,6 +401,8 @@ def random_move(spec, state, rng, out):
     nogo = (spec[S_VARIANT] & VARIANT_NOGO) != 0
     empties = state[H_COUNT0]
     list_start = H_BOARD + 8 * _points(spec)
+    if (spec[S_VARIANT] & VARIANT_ATARI_SUICIDE) != 0 and empties > 0:  # every empty point is legal
+        return _cell(spec, state[list_start + random_index(rng, empties)])
     for _ in range(8 if empties > 8 else 0):  # few empty points: list them at once
         p = state[list_start + random_index(rng, empties)]
         if _is_listed(spec, state, p, color, nogo, plain_go):
@@ -454,6 +484,8 @@ def play(spec, state, move):
         captured, last = _place(spec, state, p, player + 1)
         if captured > 0 and (spec[S_VARIANT] & VARIANT_ATARI) != 0:
             finish(spec, state, player)
+        elif (spec[S_VARIANT] & VARIANT_ATARI_SUICIDE) != 0 and _libs(state, points, _head(state, points, p)) == 0:
+            finish(spec, state, 1 - player)  # a suicide: the mover's own string is taken, the opponent wins
         elif captured == 1:
             h = _head(state, points, p)
             if state[H_BOARD + 6 * points + h] == 1 and _in_atari(state, points, h):
@@ -473,7 +505,7 @@ def move_code(spec, state, move, with_context):
     """PPA/MAST code of ``move`` for the side to move; with ``with_context``, the PPAF/MASTF code."""
     n = spec[S_SIZE]
     player = state[H_TO_MOVE]
-    code = player * (n * n + 1) + move
+    code = move if spec[S_VARIANT] & VARIANT_SHARED_CODES else player * (n * n + 1) + move
     if not with_context:
         return code
     pattern = 0
