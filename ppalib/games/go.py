@@ -25,7 +25,9 @@ options of ``atarigo``, absent by default, so the default rules and their condit
   as in some Atarigo programs).  Every empty point is then legal; a move that captures is never a suicide
   (capture comes first).  A player who would be stuck under the default rules must now play a suicide and
   loses all the same.  Seed 004 says only "the rule are the same as Go except that the first player to capture
-  a string has won"; this is the rule under which our PPA-vs-UCT results come closest to its Table 1.
+  a string has won"; this is the rule under which our PPA-vs-UCT results come closest to its Table 1 (PPA(1)
+  vs UCT, 1,000 / 10,000 playouts, 200-500 games a cell: 5x5 70.4 / 82.5% against 55.8 / 62.0% by default,
+  paper 81.2 / 90.6; 8x8 72.6 / 87.5% against 70.2 / 66.0%, paper 72.2 / 94.4), closer but not all the way.
 * ``codes=1``: PPA/MAST move codes without the colour (``code = move``; the feature pattern is kept), so both
   players' playouts share one weight per intersection.
 
