@@ -26,8 +26,8 @@ SINGLE = [12, 1, 24, 5]
 MULTI = [0, 5, 2, 6, 24, 7, 19, 3]
 
 
-def test_default_atarigo_forbids_suicide():
-    game = make_game("atarigo", 5)
+def test_go_rule_option_forbids_suicide():
+    game = make_game("atarigo", 5, suicide=0)
     for moves, suicide in ((SINGLE, 0), (MULTI, 1)):
         state = _play(game, moves)
         legal = set(game.legal_moves(state).tolist())
@@ -49,7 +49,7 @@ def test_suicide_option_makes_every_empty_point_legal_and_a_suicide_loses(moves,
 def test_a_move_without_liberty_that_captures_wins_under_both_rules(suicide):
     """Black c1, b2; White a2, then b1 (in atari, last liberty a1): Black a1 has no liberty of its own but
     captures b1, and capture comes first: Black wins."""
-    game = make_game("atarigo", 5, **({"suicide": 1} if suicide else {}))
+    game = make_game("atarigo", 5, suicide=suicide)
     state = _play(game, [2, 5, 6, 1])
     assert 0 in set(game.legal_moves(state).tolist())
     assert game.winner(game.play(state, 0)) == 0
@@ -59,7 +59,7 @@ def test_a_player_stuck_by_default_must_play_a_losing_suicide_under_the_option()
     """Random 3x3 games under the default rules, until some end with the side to move having no legal move (it
     loses).  The same moves are legal under the option (it only adds suicides), and there the side to move has
     only suicides, each of which loses: the same result."""
-    plain, free = make_game("atarigo", 3), make_game("atarigo", 3, suicide=1)
+    plain, free = make_game("atarigo", 3, suicide=0), make_game("atarigo", 3, suicide=1)
     rng = np.random.default_rng(3)
     stuck = 0
     for _ in range(400):
@@ -98,7 +98,7 @@ def test_shared_codes_give_both_colours_one_code_per_move():
     assert per_colour.move_code(black, 3) == 3 and per_colour.move_code(white, 3) == 26 + 3
     assert shared.move_code(black, 3) == shared.move_code(_play(shared, [12]), 3) == 3
     # feature codes keep the pattern, relative to the mover
-    assert shared.move_code(_play(shared, [12]), 7, features=True) == 256 * 7 + 4 ** 3 * 2
+    assert shared.move_code(_play(shared, [12]), 7, with_context=True) == 256 * 7 + 4 ** 3 * 2
 
 
 def test_options_are_checked_and_only_atarigo_has_them():
@@ -108,7 +108,8 @@ def test_options_are_checked_and_only_atarigo_has_them():
         make_game("go", 5, suicide=1)
     with pytest.raises(ValueError, match="only for Atarigo"):
         go.make_spec(5, go.VARIANT_NOGO, suicide=1)
-    assert make_game("atarigo", 5).spec[S_VARIANT] == go.VARIANT_ATARI
+    assert make_game("atarigo", 5, suicide=0).spec[S_VARIANT] == go.VARIANT_ATARI
+    assert make_game("atarigo", 5).spec[S_VARIANT] == go.VARIANT_ATARI | go.VARIANT_ATARI_SUICIDE  # the default
     assert make_game("atarigo", 5, suicide=1, codes=1).spec[S_VARIANT] == (
         go.VARIANT_ATARI | go.VARIANT_ATARI_SUICIDE | go.VARIANT_SHARED_CODES)
 
@@ -121,15 +122,10 @@ def test_condition_ids_change_only_when_an_option_is_given():
 
 
 #: Games of the Go family played by the code before the options existed (commit 0715b3f): the options must
-#: leave the default rules' random draws untouched.  (game, size, agent kind, condition id, games 0 and 1,
+#: leave the other games' random draws untouched.  (Atarigo's default became suicide=1, so its games changed, and
+#: with suicide=0 its conditions have other ids, hence other games: its committed cells were rerun.)  (game, size, agent kind, condition id, games 0 and 1,
 #: 64 playouts against UCT(64), seed 7.)
 PINNED = [
-    ('atarigo', 5, 'ppa', '61641c13d062169f',
-     ('0 8 6 22 10 12 5 16 11 14 7 13 3 9 15 17 24 4 2 21 1 18 19 20',
-      '7 4 2 9 8 14 0 12 15 13 16 3 17 6 22 1')),
-    ('atarigo', 7, 'uct', '3881ece6ae9622a9',
-     ('3 2 0 1 4 7',
-      '2 0 1 13 5 4 3 12 7')),
     ('go', 5, 'ppa', 'a50c4e1db7ee4ee8',
      ('2 3 19 17 7 18 12 15 6 16 14 5 8 4 0 11 13 10 23 21 9 3 4 1 22 24 23 22 0 24 1 3 0 1 2 4 6 0 7 9 8 14 12 13 2 6 7 8 25 12 2 7 25 25',
       '6 5 11 14 16 21 2 8 18 3 17 0 4 12 10 19 1 22 0 7 23 15 20 9 21 13 24 25 4 3 7 8 9 12 13 3 8 14 19 25 25')),
