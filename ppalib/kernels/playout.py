@@ -3,12 +3,13 @@
 * uniform: every legal move with probability 1/n, drawn by the game's ``random_move`` (which may draw without
   listing the moves, e.g. Go by rejection);
 * Gibbs on move-code weights (Cazenave 2015, Alg. 3): probability ``weight[code] / z`` with the learned
-  ``weight = exp(k policy[code])`` (PPA: k = 1; MAST: k swept);
+  ``weight = exp(k policy[code])`` (PPA: k = 1; MAST: k swept); ``gibbs_draw`` is its step (the loop around it is
+  written out in ``search.run_iterations``, where a call per playout measurably cost);
 * first move from the prior (Soemers et al. 2019, section III-B): the first move drawn from the entry's stored
   priors, the rest uniform.
-Each returns the new length of the recorded sequence (``nseq``) where the search records the iteration's moves.
+``uniform`` returns the new length of the recorded sequence (``nseq``) where the search records the iteration's
+moves.
 """
-import math
 
 import numpy as np
 from numba import njit
@@ -43,37 +44,6 @@ def uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq):
             nseq += 1
         game.play(spec, state, move)
         move = game.random_move(spec, state, rng, moves)
-    return nseq
-
-
-@noalloc_jit
-def gibbs(spec, state, rng, moves, n, with_context, policy, weight, k, shifted, scratch,
-          seq_player, seq_move, seq_chosen, seq_off, seq_codes, nseq):
-    """Gibbs playout from a position whose ``n`` legal moves are in ``moves``; records every ply's player, move,
-    chosen code and legal codes (what PPA and MAST adapt on).  ``shifted``: weights computed per ply as
-    ``exp(k (policy - max over the legal moves))``, the same distribution without overflow (MAST with k > 700)."""
-    while n > 0:
-        base = seq_off[nseq]
-        if shifted:
-            top = -np.inf
-            for j in range(n):
-                code = game.move_code(spec, state, moves[j], with_context)
-                seq_codes[base + j] = code
-                top = max(top, policy[code])
-            z = 0.0  # summed in list order, as in gibbs_draw
-            for j in range(n):
-                scratch[j] = math.exp(k * (policy[seq_codes[base + j]] - top))
-                z += scratch[j]
-            choice = weighted_index_of_total(rng, scratch, n, z)
-        else:
-            choice = gibbs_draw(spec, state, moves, n, with_context, weight, seq_codes, base, scratch, rng)
-        seq_player[nseq] = state[H_TO_MOVE]
-        seq_move[nseq] = moves[choice]
-        seq_chosen[nseq] = seq_codes[base + choice]
-        seq_off[nseq + 1] = base + n
-        nseq += 1
-        game.play(spec, state, moves[choice])
-        n = game.legal_moves(spec, state, moves)
     return nseq
 
 

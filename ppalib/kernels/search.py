@@ -31,12 +31,12 @@ import math
 import numpy as np
 from numba import njit
 
-from ppalib._rng import random_float, weighted_index
+from ppalib._rng import random_float, weighted_index, weighted_index_of_total
 from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES
 from ppalib.kernels import selection
 from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, amaf_update, mast_adapt, ppa_adapt, \
     root_prefers_rave
-from ppalib.kernels.playout import gibbs, uniform
+from ppalib.kernels.playout import gibbs_draw, uniform
 from ppalib.kernels.settings import PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST
 from ppalib.kernels.tree import ENTRIES, POOL, Tree, add_entry, grown_copy, lookup, most_visited, new_tree, reward
 from ppalib.games import contract as game  # <game-import>
@@ -108,6 +108,15 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     pool_prior = tree.pool_prior
     entries = tree.sizes[ENTRIES]
     pool_used = tree.sizes[POOL]
+    # The learned policy's arrays as locals too.
+    policy = learner.policy
+    weight = learner.weight
+    new_policy = learner.new_policy
+    mark = learner.mark
+    touched = learner.touched
+    mast_wins = learner.wins
+    mast_games = learner.games
+    stamp = learner.stamp
     root_node = lookup(table, node_key, root[H_HASH])
 
     for _ in range(iterations):
@@ -207,8 +216,32 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
             depth += 1
             # Playout.
             if settings.playout == PLAYOUT_GIBBS:
-                nseq = gibbs(spec, state, rng, moves, n, settings.with_context, learner.policy, learner.weight,
-                             settings.k, shifted, scratch, seq_player, seq_move, seq_chosen, seq_off, seq_codes, nseq)
+                # Gibbs sampling on the learned weights (Cazenave 2015, Alg. 3), written out here: as a call it cost
+                # 7-8% of PPA's time at Breakthrough and Go.  MAST with k > 700 (exp(k mean) overflows; Cazenave
+                # 2016 sweeps k up to 4096): weights exp(k (policy - max over the legal moves)), the same law.
+                while n > 0:
+                    base = seq_off[nseq]
+                    if shifted:
+                        top = -np.inf
+                        for j in range(n):
+                            code = game.move_code(spec, state, moves[j], settings.with_context)
+                            seq_codes[base + j] = code
+                            top = max(top, policy[code])
+                        z = 0.0
+                        for j in range(n):
+                            scratch[j] = math.exp(settings.k * (policy[seq_codes[base + j]] - top))
+                            z += scratch[j]
+                        choice = weighted_index_of_total(rng, scratch, n, z)
+                    else:
+                        choice = gibbs_draw(spec, state, moves, n, settings.with_context, weight, seq_codes, base,
+                                            scratch, rng)
+                    seq_player[nseq] = state[H_TO_MOVE]
+                    seq_move[nseq] = moves[choice]
+                    seq_chosen[nseq] = seq_codes[base + choice]
+                    seq_off[nseq + 1] = base + n
+                    nseq += 1
+                    game.play(spec, state, moves[choice])
+                    n = game.legal_moves(spec, state, moves)
             elif settings.playout == PLAYOUT_PRIOR_FIRST and not in_playout:
                 # Soemers et al. 2019, V-A: "The first move of every play-out is sampled from the apprentice
                 # distribution p, and the corresponding node is added to the search tree": the move becomes the
@@ -246,13 +279,11 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 amaf_update(pool_move, pool_amaf, node_off[node], node_n[node], node_player[node],
                             reward(winner, node_player[node]), seq_player, seq_move, path_ply[d], nseq)
         if settings.learning == LEARN_PPA:
-            learner.stamp[0] += 1
-            ppa_adapt(learner.policy, learner.weight, learner.new_policy, learner.mark, learner.touched,
-                      learner.stamp[0], settings.alpha, settings.k, seq_player, seq_chosen, seq_off, seq_codes, nseq,
-                      winner)
+            stamp[0] += 1
+            ppa_adapt(policy, weight, new_policy, mark, touched, stamp[0], settings.alpha, settings.k, seq_player,
+                      seq_chosen, seq_off, seq_codes, nseq, winner)
         elif settings.learning == LEARN_MAST:
-            mast_adapt(learner.policy, learner.weight, learner.wins, learner.games, settings.k, seq_player,
-                       seq_chosen, nseq, winner)
+            mast_adapt(policy, weight, mast_wins, mast_games, settings.k, seq_player, seq_chosen, nseq, winner)
     sizes = tree.sizes
     sizes[ENTRIES] = entries
     sizes[POOL] = pool_used
