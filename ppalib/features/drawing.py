@@ -1,0 +1,2 @@
+def draw_feature(*a, **k):
+    raise NotImplementedError
