@@ -36,7 +36,8 @@ Counts with the defaults, for boards at least 3 cells across (``tests/test_featu
   ``#{0,1/6}``.
 * moving games add, on the to side, the six kinds at the destination itself (``#{}`` can never hold there and
   ``!#{}`` always does), and on the from side nothing at the origin (a friend's cell): 27 + 21 = 48 on both boards.
-* ``max_straight_steps=4`` on 8 x 8: + {0,0,0} and {0,0,0,0} x 7 kinds (``!#`` always holds) = 35 placement.
+* ``max_straight_steps=4`` on 8 x 8: + {0,0,0} x 7 kinds (``!#`` always holds) + {0,0,0,0} x 6 (from every cell
+  four steps leave the board one way and stay on it another, so ``#`` and ``!#`` both always hold) = 34 placement.
 
 Combination (section IV-B, Ludii's ``combineFeatures``, brief section 1.8): see ``combine_instances``.
 """
