@@ -9,7 +9,7 @@ import pytest
 
 from ppalib.features import (Element, Feature, FeatureSet, InconsistentFeature, Instance, Walk, atomic_features,
                              combine_instances, state_owner_relative)
-from ppalib.features.featureset import _compile
+from ppalib.features.compile import compile_instances
 from ppalib.games import GAMES, make_game
 from ppalib.games.graph import hex_hexagon_graph, hex_rhombus_graph, square_graph
 from ppalib.kernels.feature_matcher import active_features, move_logit
@@ -130,12 +130,14 @@ def test_a_feature_with_more_than_64_instances_in_one_bucket():
     walks, which give at most 12 a bucket: the packing must still count the feature once)."""
     rng = np.random.default_rng(5)
     cells = 30
-    instances = []
+    per_feature = []
     for feature, count in [(0, 70), (1, 3), (2, 130), (3, 1)]:
+        per_feature.append([])
         for k in range(count):
             tests = tuple(sorted({(int(c), int(rng.integers(6))) for c in rng.choice(cells, 2, replace=False)}))
-            instances.append(Instance(feature, k, F(0), 1, 7, -1, tests))
-    compiled = _compile(instances, 4, cells)
+            per_feature[-1].append(Instance(feature, k, F(0), 1, 7, -1, tests))
+    instances = [i for group in per_feature for i in group]
+    compiled = compile_instances(per_feature, cells)
     out = np.empty(4, dtype=np.int64)
     theta = np.array([1.0, 10.0, 100.0, 1000.0])
     for _ in range(200):
@@ -190,3 +192,33 @@ def test_compiled_matcher_equals_python_matcher_on_random_states_of_every_game(n
     theta = rng.normal(size=len(fs))
     for owner, frm, to in samples:
         check_equal(fs, owner, frm[:40], to[:40], theta)
+
+
+@pytest.mark.slow
+def test_the_cache_of_bucket_sums_never_serves_stale_weights():
+    """move_logits caches bucket sums by footprint hash, in two banks keyed by the weights: repeated positions hit
+    the cache, weights changed in place (as SGD does), two alternating weight vectors (two players) and a third
+    one all give the exact sums."""
+    graph = GRAPHS["hexagon5"]
+    rng = np.random.default_rng(9)
+    fs = FeatureSet(atomic_features(graph, "to"), graph, cache_size=1 << 10)
+    positions = []
+    for _ in range(5):
+        owner = random_position(rng, graph.cells, 0.3)
+        empty = np.flatnonzero(owner == 0)
+        positions.append((owner, np.full(empty.size, -1, dtype=np.int64), empty.astype(np.int64)))
+    fs = grow(fs, rng, positions, 60)  # enough combined features for buckets of CACHE_MIN_WORDS words and more
+    phis = [np.array([fs.active(o, f, t) for f, t in zip(frm, to)], dtype=float) for o, frm, to in positions]
+    theta_a, theta_b, theta_c = (rng.normal(size=len(fs)) for _ in range(3))
+    for theta in [theta_a, theta_a, theta_b, theta_a, theta_b, theta_c, theta_a]:
+        for (owner, frm, to), phi in zip(positions * 2, phis * 2):
+            assert np.allclose(fs.logits(theta, owner, frm, to), phi @ theta)
+    assert (fs.compiled.cache_keys != 0).any() and fs.compiled.meta[4] >= 21  # the atomic features are simple
+    theta_a[3] += 1.0  # in place
+    for (owner, frm, to), phi in zip(positions, phis):
+        assert np.allclose(fs.logits(theta_a, owner, frm, to), phi @ theta_a)
+    fs.clear_cache()
+    assert not fs.compiled.cache_keys.any()
+    off = FeatureSet(fs.features, graph, cache_size=0)
+    for (owner, frm, to), phi in zip(positions, phis):
+        assert np.allclose(off.logits(theta_b, owner, frm, to), phi @ theta_b)

@@ -2,20 +2,15 @@
 compiled matcher (``ppalib.kernels.feature_matcher``) reads."""
 from __future__ import annotations
 
-from collections import namedtuple
 from functools import cached_property
 
 import numpy as np
 
 from ..games.graph import OFF_BOARD, BoardGraph
+from .compile import CompiledFeatures, compile_instances
 from .feature import Feature
 from .instances import Instance, instantiate
 
-CompiledFeatures = namedtuple("CompiledFeatures", [
-    "meta", "bucket_words", "word_init", "word_tests", "test_cell", "test_pass", "word_feats", "feat_index",
-    "feat_mask", "word_inst"])
-CompiledFeatures.__doc__ = ("The flat arrays of a compiled feature set, in the argument order of every function "
-                            "of ppalib.kernels.feature_matcher (see its docstring).")
 
 
 class DuplicateFeature(ValueError):
@@ -46,9 +41,12 @@ class FeatureSet:
     """Features (a tuple, the index of a feature is its weight's index) instantiated on ``graph``.
 
     ``mover`` is needed only if some feature has a ``player`` element (its instances then serve that player
-    only).  Adding a feature (``with_feature``) returns a new set that reuses the instances already built."""
+    only).  ``cache_size``: slots a bank of the compiled matcher's cache of bucket sums (a power of two; 0 turns
+    the cache off; see ``ppalib.kernels.feature_matcher``).  Adding a feature (``with_feature``) returns a new set
+    that reuses the instances already built."""
 
-    def __init__(self, features, graph: BoardGraph, mover: int | None = None, _instances=None):
+    def __init__(self, features, graph: BoardGraph, mover: int | None = None, cache_size: int = 1 << 15,
+                 _instances=None):
         features = tuple(features)
         for f in features:
             if not isinstance(f, Feature):
@@ -59,6 +57,9 @@ class FeatureSet:
             raise DuplicateFeature(f"feature {dup} is given twice")
         if mover not in (None, 0, 1):
             raise ValueError(f"mover must be None, 0 or 1, got {mover!r}")
+        if cache_size < 0 or (cache_size & (cache_size - 1)) != 0:
+            raise ValueError(f"cache_size must be 0 or a power of two, got {cache_size!r}")
+        self.cache_size = int(cache_size)
         self.features = features
         self.graph = graph
         self.mover = mover
@@ -93,13 +94,14 @@ class FeatureSet:
         if self.contains_equivalent(feature):
             raise DuplicateFeature(f"{feature} is already feature {self._index[feature]} of the set")
         new = instantiate(feature, len(self.features), self.graph, self.mover)
-        return FeatureSet(self.features + (feature,), self.graph, self.mover, self._per_feature + [new])
+        return FeatureSet(self.features + (feature,), self.graph, self.mover, self.cache_size,
+                          self._per_feature + [new])
 
     def subset(self, indices) -> "FeatureSet":
         """The features ``indices`` (in that order, renumbered 0..k-1): pruning keeps the largest |weights|."""
         indices = [int(i) for i in indices]
         instances = [[_renumber(inst, k) for inst in self._per_feature[i]] for k, i in enumerate(indices)]
-        return FeatureSet([self.features[i] for i in indices], self.graph, self.mover, instances)
+        return FeatureSet([self.features[i] for i in indices], self.graph, self.mover, self.cache_size, instances)
 
     def to_text(self) -> str:
         """One feature a line, in index order (``from_text`` reads it back)."""
@@ -134,7 +136,13 @@ class FeatureSet:
     # ---- compiled matcher ------------------------------------------------------------------------------------
     @cached_property
     def compiled(self) -> CompiledFeatures:
-        return _compile(self.instances, len(self.features), self.graph.cells)
+        return compile_instances(self._per_feature, self.graph.cells, self.cache_size)
+
+    def clear_cache(self) -> None:
+        """Forget the compiled matcher's banks (never needed for correctness: new weights take over a bank)."""
+        if "compiled" in self.__dict__:
+            from ..kernels.feature_matcher import clear_cache
+            clear_cache(*self.compiled)
 
     def logits(self, theta, owner_rel, moves_from, moves_to) -> np.ndarray:
         """float64[n]: theta . phi(state, move) for each move, by the compiled matcher."""
@@ -170,96 +178,3 @@ class FeatureSet:
 
 def _renumber(inst: Instance, feature: int) -> Instance:
     return Instance(feature, inst.anchor, inst.rotation, inst.reflection, inst.to_cell, inst.from_cell, inst.tests)
-
-
-def _bucket(inst: Instance, cells: int) -> int:
-    if inst.from_cell == OFF_BOARD:
-        return inst.to_cell
-    if inst.to_cell == OFF_BOARD:
-        return cells + inst.from_cell
-    return 2 * cells + inst.from_cell * cells + inst.to_cell
-
-
-_ALL_BITS = (1 << 64) - 1
-
-
-def _compile(instances: list[Instance], n_features: int, cells: int) -> CompiledFeatures:
-    """Pack the instances into per-bucket 64-bit words (see ``ppalib.kernels.feature_matcher``)."""
-    has_ft = any(i.to_cell != OFF_BOARD and i.from_cell != OFF_BOARD for i in instances)
-    n_buckets = 2 * cells + (cells * cells if has_ft else 0)
-    buckets: dict[int, list[int]] = {}
-    for idx, inst in enumerate(instances):  # instances come grouped by feature, so each bucket is in feature order
-        buckets.setdefault(_bucket(inst, cells), []).append(idx)
-
-    bucket_words = np.zeros(n_buckets + 1, dtype=np.int64)
-    word_init, word_tests, test_cell, test_pass = [], [0], [], []
-    word_feats, feat_index, feat_mask, word_inst = [0], [], [], []
-
-    def close_word(members):
-        """members: list of instance indices, bit i = members[i]."""
-        init = (1 << len(members)) - 1
-        passes: dict[int, list[int]] = {}
-        feats: list[tuple[int, int]] = []
-        for bit, idx in enumerate(members):
-            inst = instances[idx]
-            if feats and feats[-1][0] == inst.feature:
-                feats[-1] = (inst.feature, feats[-1][1] | (1 << bit))
-            else:
-                feats.append((inst.feature, 1 << bit))
-            for cell, kind in inst.tests:
-                masks = passes.setdefault(cell, [_ALL_BITS, _ALL_BITS, _ALL_BITS])
-                for v in range(3):
-                    if (v == kind >> 1) == bool(kind & 1):  # the test fails when the cell holds v
-                        masks[v] &= ~(1 << bit)
-        word_init.append(init)
-        for cell in sorted(passes):
-            test_cell.append(cell)
-            test_pass.extend(passes[cell])
-        word_tests.append(len(test_cell))
-        for g, m in feats:
-            feat_index.append(g)
-            feat_mask.append(m)
-        word_feats.append(len(feat_index))
-        word_inst.extend(members + [-1] * (64 - len(members)))
-
-    n_words = 0
-    for b in range(n_buckets):
-        bucket_words[b] = n_words
-        members = buckets.get(b)
-        if not members:
-            continue
-        groups: list[list[int]] = []
-        for idx in members:
-            if groups and instances[groups[-1][0]].feature == instances[idx].feature:
-                groups[-1].append(idx)
-            else:
-                groups.append([idx])
-        word: list[int] = []
-        for group in groups:
-            if len(word) + len(group) > 64 and word:
-                close_word(word)
-                n_words += 1
-                word = []
-            while len(group) > 64:  # a feature with more than 64 instances here: whole words of it
-                close_word(group[:64])
-                n_words += 1
-                group = group[64:]
-            word.extend(group)
-        if word:
-            close_word(word)
-            n_words += 1
-    bucket_words[n_buckets] = n_words
-
-    def u64(values):
-        return np.array(values, dtype=np.uint64) if values else np.zeros(0, dtype=np.uint64)
-
-    def i64(values):
-        return np.array(values, dtype=np.int64) if values else np.zeros(0, dtype=np.int64)
-
-    compiled = CompiledFeatures(
-        meta=i64([cells, n_features, n_buckets, n_words]), bucket_words=bucket_words, word_init=u64(word_init),
-        word_tests=i64(word_tests), test_cell=i64(test_cell), test_pass=u64(test_pass), word_feats=i64(word_feats),
-        feat_index=i64(feat_index), feat_mask=u64(feat_mask), word_inst=i64(word_inst))
-    for array in compiled:
-        array.setflags(write=False)
-    return compiled
