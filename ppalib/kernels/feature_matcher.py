@@ -1,0 +1,377 @@
+"""The spatial-feature matcher, compiled and game-free: which features fire for a move, and the move's logit.
+
+A ``ppalib.features.FeatureSet`` compiles its instances into the flat arrays below (``FeatureSet.compiled``, a
+namedtuple in this order: pass ``*feature_set.compiled`` first to every function here; built by
+``ppalib.features.compile``).  Instances are put in *buckets* by the move cells they need: bucket ``t`` holds the
+instances that fix only the destination ``t``, bucket ``cells + f`` those that fix only the origin ``f``, and bucket
+``2 * cells + f * cells + t`` (present when ``meta[2] > 2 * cells``) those that fix both.  A move ``(f, t)`` looks
+at no more than these three buckets.
+
+*Words.*  Inside a bucket, instances are bits of 64-bit words (a feature's instances never straddle two words unless
+it has more than 64 in one bucket, and then they fill consecutive words).  Each word lists the cells its instances
+test, and for each such cell three masks: the instances that survive when the cell holds 0 (empty), 1 (friend) or
+2 (enemy).  Matching a word is ``alive = init; alive &= pass[cell, owner_rel[cell]]`` for each listed cell, and a
+feature fires if ``alive`` meets its mask: each cell is read once per word, not once per instance test.
+
+*Simple features* (``move_logits`` only).  A feature fixing one end of the move whose every instance tests at most
+one cell besides that end (every atomic feature) fires iff one of those tests holds: per bucket, per such cell, a
+mask of the simple features that fire for each (content of the cell, content of the move's own cell).  A bucket's
+simple features are the OR of a few masks, and their weights are summed with eight lookups in 256-entry tables of
+byte sums (``bank_tables``).  Up to 64 simple features; the others (``rest_*`` words) are matched as above.
+
+*Cache* (``move_logits`` only; Ludii's ``ActiveFeaturesCache`` idea, brief section 1.5).  A bucket's ``rest`` sum
+depends only on the cells its instances test (its footprint), so it is stored under a 64-bit Zobrist hash of the
+bucket and its footprint's contents; a recurring footprint then costs its hash.  Direct-mapped (a new entry replaces
+the old one in its slot).
+
+*Banks.*  The byte tables and the cache depend on the weights: there are two banks (the two players' weights in a
+search), each with a copy of the weights it was made with.  A call whose ``theta`` equals neither copy takes over
+the older bank, rebuilds its tables and empties its cache, so sums made with other weights are never used.  Cache
+keys are full 64-bit hashes: a wrong hit needs two footprints looked up to collide in 64 bits.
+
+Arrays (``W`` words, ``E`` cell entries, ``G`` feature entries, ``B`` buckets, ``S`` cache slots a bank):
+
+``meta``               int64[8]: cells, features, B, W, simple features, rest words, S, banks
+``bucket_words``       int64[B + 1]: the words of bucket b are ``bucket_words[b]:bucket_words[b + 1]``
+``word_init``          uint64[W]: the bits of the word that hold an instance
+``word_tests``         int64[W + 1]: the cell entries of word w
+``test_cell``          int64[E]: the cell an entry reads
+``test_pass``          uint64[3 E]: ``test_pass[3 e + v]``: the instances that survive when that cell holds v
+``word_feats``         int64[W + 1]: the feature entries of word w
+``feat_index``         int64[G]: the feature of an entry (entries of one bucket in feature order)
+``feat_mask``          uint64[G]: its instances' bits in the word
+``word_inst``          int64[64 W]: the instance (index in ``FeatureSet.instances``) of every bit, -1 for none
+``rest_*``             the same eight arrays for the instances of the features that are not simple
+``rest_foot_offsets``  int64[B + 1], ``rest_foot_cells`` int64[...]: the distinct cells a bucket's rest instances test
+``simple_features``    int64[<= 64]: the feature of each simple bit
+``simple_offsets``     int64[2 cells + 1], ``simple_cells`` int64[...]: a (to or from) bucket's simple cells
+``simple_masks``       uint64[9 per simple cell]: ``[9 e + 3 v + v0]``: simple features firing when the cell holds v
+                       and the move's own cell holds v0
+``simple_zero``        uint64[3 per bucket]: ``[3 b + v0]``: simple features firing on the move's own cell alone
+``zobrist``            uint64[3 cells]: a random key for every (cell, owner_rel value); ``salt`` uint64[B]: per bucket
+``bank_theta``         float64[banks, features] (writable): each bank's weights (NaN: none yet)
+``bank_tables``        float64[banks * 8 * 256] (writable): each bank's byte sums of simple features' weights
+``bank_state``         int64[2] (writable): the bank to take over next, and how many times a bank was taken over
+``cache_keys``         uint64[banks * S] (writable; S a power of two or 0 = no cache): stored hashes, 0 = empty
+``cache_vals``         float64[banks * S] (writable): stored rest sums
+
+``owner_rel[cell]`` must be 0 (empty), 1 (a piece of the player to move) or 2 (the opponent's), any integer dtype
+(``ppalib.features.owner_relative`` builds it).  Moves are ``(from, to)`` cells, -1 for none (a placement has
+from = -1; a pass is (-1, -1) and matches nothing).  Nothing here allocates (``noalloc_jit``); ``move_logits``
+writes to the bank arrays, so one compiled set must not be used by two threads at once.
+"""
+import numpy as np
+from numba import njit
+
+from .._noalloc import noalloc_jit
+
+# Helpers are inlined into their callers at numba-IR level: a compiled call passes each array as seven scalars, and
+# with 10-30 arrays that costs more than the work (measured: 127 -> 46 ns a move on the hexagon's atomic set).
+_inline_jit = njit(cache=True, _nrt=False, inline="always")
+
+__all__ = ["active_features", "active_instance_ids", "move_logits", "move_logit", "clear_cache", "TO_REUSE_WINDOW",
+           "CACHE_MIN_WORDS"]
+
+TO_REUSE_WINDOW = 8
+CACHE_MIN_WORDS = 3
+
+
+@_inline_jit
+def _bucket_logit(b, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask,
+                  theta, owner_rel):
+    total = 0.0
+    last = -1
+    for w in range(bucket_words[b], bucket_words[b + 1]):
+        alive = word_init[w]
+        for e in range(word_tests[w], word_tests[w + 1]):
+            alive &= test_pass[3 * e + owner_rel[test_cell[e]]]
+            if alive == 0:
+                break
+        if alive == 0:
+            continue
+        for e in range(word_feats[w], word_feats[w + 1]):
+            if (alive & feat_mask[e]) != 0:
+                g = feat_index[e]
+                if g != last:  # a feature split over consecutive words counts once
+                    total += theta[g]
+                    last = g
+    return total
+
+
+@_inline_jit
+def _bucket_features(b, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask,
+                     owner_rel, out, count):
+    last = -1
+    for w in range(bucket_words[b], bucket_words[b + 1]):
+        alive = word_init[w]
+        for e in range(word_tests[w], word_tests[w + 1]):
+            alive &= test_pass[3 * e + owner_rel[test_cell[e]]]
+            if alive == 0:
+                break
+        if alive == 0:
+            continue
+        for e in range(word_feats[w], word_feats[w + 1]):
+            if (alive & feat_mask[e]) != 0:
+                g = feat_index[e]
+                if g != last:
+                    out[count] = g
+                    count += 1
+                    last = g
+    return count
+
+
+@_inline_jit
+def _buckets(meta, from_cell, to_cell):
+    """The (up to three) buckets of a move, -1 for none."""
+    cells = meta[0]
+    b_to = to_cell if to_cell >= 0 else -1
+    b_from = cells + from_cell if from_cell >= 0 else -1
+    b_ft = -1
+    if from_cell >= 0 and to_cell >= 0 and meta[2] > 2 * cells:
+        b_ft = 2 * cells + from_cell * cells + to_cell
+    return b_to, b_from, b_ft
+
+
+@noalloc_jit
+def active_features(
+        meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell, rest_test_pass, rest_word_feats,
+        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
+        cache_vals,
+        owner_rel, from_cell, to_cell, out_flags):
+    """Write the indices of the features active for the move (from_cell, to_cell) into ``out_flags[:count]``
+    (each once; room for ``meta[1]`` needed) and return count."""
+    count = 0
+    b_to, b_from, b_ft = _buckets(meta, from_cell, to_cell)
+    if b_to >= 0:
+        count = _bucket_features(b_to, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats,
+                                 feat_index, feat_mask, owner_rel, out_flags, count)
+    if b_from >= 0:
+        count = _bucket_features(b_from, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats,
+                                 feat_index, feat_mask, owner_rel, out_flags, count)
+    if b_ft >= 0:
+        count = _bucket_features(b_ft, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats,
+                                 feat_index, feat_mask, owner_rel, out_flags, count)
+    return count
+
+
+@noalloc_jit
+def move_logit(
+        meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell, rest_test_pass, rest_word_feats,
+        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
+        cache_vals,
+        theta, owner_rel, from_cell, to_cell):
+    """theta . phi(state, move) for one move (each active feature counted once; no cache)."""
+    b_to, b_from, b_ft = _buckets(meta, from_cell, to_cell)
+    total = 0.0
+    if b_to >= 0:
+        total += _bucket_logit(b_to, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats,
+                               feat_index, feat_mask, theta, owner_rel)
+    if b_from >= 0:
+        total += _bucket_logit(b_from, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats,
+                               feat_index, feat_mask, theta, owner_rel)
+    if b_ft >= 0:
+        total += _bucket_logit(b_ft, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats,
+                               feat_index, feat_mask, theta, owner_rel)
+    return total
+
+
+@noalloc_jit
+def _theta_bank(theta, simple_features, bank_theta, bank_tables, bank_state, cache_keys):
+    """The bank made with ``theta``; if none, the older bank takes ``theta``: tables rebuilt, cache emptied."""
+    banks = bank_theta.shape[0]
+    features = bank_theta.shape[1]
+    for k in range(banks):
+        same = True
+        for i in range(features):
+            if bank_theta[k, i] != theta[i]:
+                same = False
+                break
+        if same:
+            return k
+    k = bank_state[0]
+    bank_state[0] = (k + 1) % banks
+    bank_state[1] += 1
+    for i in range(features):
+        bank_theta[k, i] = theta[i]
+    n_simple = simple_features.shape[0]
+    base = k * 2048
+    for byte in range(8):
+        row = base + 256 * byte
+        bank_tables[row] = 0.0
+        for x in range(1, 256):
+            low = 0
+            while ((x >> low) & 1) == 0:
+                low += 1
+            j = 8 * byte + low
+            bank_tables[row + x] = bank_tables[row + (x & (x - 1))] + (theta[simple_features[j]] if j < n_simple
+                                                                      else 0.0)
+    size = cache_keys.shape[0] // banks
+    for s in range(k * size, (k + 1) * size):
+        cache_keys[s] = 0
+    return k
+
+
+@_inline_jit
+def _simple_sum(sb, key_cell, simple_offsets, simple_cells, simple_masks, simple_zero, bank_tables, table_base,
+                owner_rel):
+    v0 = owner_rel[key_cell]
+    bits = simple_zero[3 * sb + v0]
+    for e in range(simple_offsets[sb], simple_offsets[sb + 1]):
+        bits |= simple_masks[9 * e + 3 * owner_rel[simple_cells[e]] + v0]
+    total = 0.0
+    byte = 0
+    mask = np.uint64(255)
+    while bits != 0:
+        total += bank_tables[table_base + 256 * byte + np.int64(bits & mask)]
+        bits >>= np.uint64(8)
+        byte += 1
+    return total
+
+
+@_inline_jit
+def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell, rest_test_pass,
+                  rest_word_feats, rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells,
+                  simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt, bank_tables, table_base,
+                  cache_keys, cache_vals, cache_base, cache_mask, theta, owner_rel):
+    """The bucket's sum: its simple features by the tables, the rest from the cache or by matching words."""
+    total = 0.0
+    if b < 2 * cells:
+        total = _simple_sum(b, b if b < cells else b - cells, simple_offsets, simple_cells, simple_masks,
+                            simple_zero, bank_tables, table_base, owner_rel)
+    words = rest_bucket_words[b + 1] - rest_bucket_words[b]
+    if words == 0:
+        return total
+    if cache_base < 0 or words < CACHE_MIN_WORDS:  # a word or two cost less than hashing their footprint
+        return total + _bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell,
+                                     rest_test_pass, rest_word_feats, rest_feat_index, rest_feat_mask, theta,
+                                     owner_rel)
+    h = salt[b]
+    for k in range(rest_foot_offsets[b], rest_foot_offsets[b + 1]):
+        c = rest_foot_cells[k]
+        h ^= zobrist[3 * c + owner_rel[c]]
+    h |= np.uint64(1)
+    slot = cache_base + np.int64(h & cache_mask)
+    if cache_keys[slot] == h:
+        return total + cache_vals[slot]
+    value = _bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell, rest_test_pass,
+                          rest_word_feats, rest_feat_index, rest_feat_mask, theta, owner_rel)
+    cache_keys[slot] = h
+    cache_vals[slot] = value
+    return total + value
+
+
+@noalloc_jit
+def move_logits(
+        meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell, rest_test_pass, rest_word_feats,
+        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
+        cache_vals,
+        theta, owner_rel, moves_from, moves_to, n, out_logits):
+    """``out_logits[i] = theta . phi(state, move i)`` for the n moves ``(moves_from[i], moves_to[i])``.
+
+    Buckets are shared between moves: a move with the origin of the move before it reuses that bucket's sum, and a
+    move with the destination of one of the ``TO_REUSE_WINDOW`` moves before it reuses that one (legal-move lists
+    list a piece's moves together, and neighbouring pieces' moves share destinations); the destination sums are
+    kept in ``out_logits`` during a first pass.  Simple features, cache and banks: module docstring."""
+    cells = meta[0]
+    has_ft = meta[2] > 2 * cells
+    bank = _theta_bank(theta, simple_features, bank_theta, bank_tables, bank_state, cache_keys)
+    table_base = bank * 2048
+    cache_base = -1
+    cache_mask = np.uint64(0)
+    if cache_keys.shape[0] > 0:
+        size = cache_keys.shape[0] // bank_theta.shape[0]
+        cache_base = bank * size
+        cache_mask = np.uint64(size - 1)
+    for i in range(n):  # pass 1: destination buckets
+        t = moves_to[i]
+        value = 0.0
+        if t >= 0:
+            found = False
+            j = i - 1
+            while j >= 0 and j >= i - TO_REUSE_WINDOW:
+                if moves_to[j] == t:
+                    value = out_logits[j]
+                    found = True
+                    break
+                j -= 1
+            if not found:
+                value = _bucket_value(t, cells, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell,
+                                      rest_test_pass, rest_word_feats, rest_feat_index, rest_feat_mask,
+                                      rest_foot_offsets, rest_foot_cells, simple_offsets, simple_cells, simple_masks,
+                                      simple_zero, zobrist, salt, bank_tables, table_base, cache_keys, cache_vals,
+                                      cache_base, cache_mask, theta, owner_rel)
+        out_logits[i] = value
+    prev_from = -1
+    from_sum = 0.0
+    for i in range(n):  # pass 2: origin and origin-destination buckets
+        f = moves_from[i]
+        if f < 0:
+            continue
+        if f != prev_from:
+            from_sum = _bucket_value(cells + f, cells, rest_bucket_words, rest_word_init, rest_word_tests,
+                                     rest_test_cell, rest_test_pass, rest_word_feats, rest_feat_index,
+                                     rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_offsets,
+                                     simple_cells, simple_masks, simple_zero, zobrist, salt, bank_tables,
+                                     table_base, cache_keys, cache_vals, cache_base, cache_mask, theta, owner_rel)
+            prev_from = f
+        total = from_sum
+        t = moves_to[i]
+        if has_ft and t >= 0:
+            total += _bucket_value(2 * cells + f * cells + t, cells, rest_bucket_words, rest_word_init,
+                                   rest_word_tests, rest_test_cell, rest_test_pass, rest_word_feats,
+                                   rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells,
+                                   simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt,
+                                   bank_tables, table_base, cache_keys, cache_vals, cache_base, cache_mask, theta,
+                                   owner_rel)
+        out_logits[i] += total
+
+
+@noalloc_jit
+def clear_cache(
+        meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell, rest_test_pass, rest_word_feats,
+        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
+        cache_vals):
+    """Forget both banks (tables and cache are rebuilt on the next call; never needed for correctness)."""
+    for s in range(cache_keys.shape[0]):
+        cache_keys[s] = 0
+    for k in range(bank_theta.shape[0]):
+        for i in range(bank_theta.shape[1]):
+            bank_theta[k, i] = np.nan
+
+
+@noalloc_jit
+def active_instance_ids(
+        meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell, rest_test_pass, rest_word_feats,
+        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
+        cache_vals,
+        owner_rel, from_cell, to_cell, out):
+    """Write the indices (in ``FeatureSet.instances``) of every instance that fires for the move into
+    ``out[:count]`` and return count (feature discovery pairs these; several per feature are possible)."""
+    count = 0
+    b_to, b_from, b_ft = _buckets(meta, from_cell, to_cell)
+    one = np.uint64(1)
+    for k in range(3):
+        b = b_to if k == 0 else (b_from if k == 1 else b_ft)
+        if b < 0:
+            continue
+        for w in range(bucket_words[b], bucket_words[b + 1]):
+            alive = word_init[w]
+            for e in range(word_tests[w], word_tests[w + 1]):
+                alive &= test_pass[3 * e + owner_rel[test_cell[e]]]
+            if alive == 0:
+                continue
+            for bit in range(64):
+                if ((alive >> np.uint64(bit)) & one) != 0:
+                    out[count] = word_inst[64 * w + bit]
+                    count += 1
+    return count
