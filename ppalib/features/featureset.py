@@ -6,7 +6,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..games.graph import OFF_BOARD, BoardGraph
+from ..games.graph import BoardGraph
 from .compile import CompiledFeatures, compile_instances
 from .feature import Feature
 from .instances import Instance, instantiate

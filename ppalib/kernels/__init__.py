@@ -11,15 +11,13 @@ Templates (written against ``ppalib.games.contract``, specialised per game modul
 
 Game-free helpers (ordinary modules, compiled once):
 
-==============  ================================================================================================
-``settings``    ``SearchSettings``: the parts and parameters of one search (what an agent config compiles to)
-``tree``        the transposition table, its entries and their move statistics (``Tree``)
-``selection``   the selection rules: UCB1 (Cazenave 2015), UCB1 + RAVE (Mehat & Vittaut 2013), PUCT
-``feature_matcher``  spatial features (Soemers et al. 2019) of a move, and its logit, from flat arrays
-                compiled by ``ppalib.features`` (game-free: it reads the owner of each cell relative to the mover)
-``learning``    the learning rules: PPA (Cazenave 2015, Alg. 4), MAST (Cazenave 2016, Alg. 5), RAVE's AMAF update,
-                adaptive RAVE's root test (Mehat & Vittaut 2013, section 7)
-==============  ================================================================================================
+* ``settings``: ``SearchSettings``, the parts and parameters of one search (what an agent config compiles to);
+* ``tree``: the transposition table, its entries and their move statistics (``Tree``);
+* ``selection``: the selection rules, UCB1 (Cazenave 2015), UCB1 + RAVE (Mehat & Vittaut 2013), PUCT;
+* ``learning``: the learning rules, PPA (Cazenave 2015, Alg. 4), MAST (Cazenave 2016, Alg. 5), RAVE's AMAF update,
+  adaptive RAVE's root test (Mehat & Vittaut 2013, section 7);
+* ``feature_matcher``: the spatial features (Soemers et al. 2019) of a move and its logit, from flat arrays compiled
+  by ``ppalib.features`` (it reads the owner of each cell relative to the mover, so it needs no game).
 
 Use them through ``ppalib.agents`` (validated configs, ``Searcher`` / ``search``, ``kernels_for(game)``).  Shapes:
 ``spec`` and ``state`` are the game's int64 arrays; ``rng`` a uint64[4] generator state; move statistics are
