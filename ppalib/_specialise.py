@@ -34,7 +34,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 KERNELS_DIR = PACKAGE_DIR / "kernels"
 # Files whose code numba compiles: every kernel depends on these, so their hash keys the cache.
 _JIT_SOURCES = sorted([PACKAGE_DIR / "_rng.py", PACKAGE_DIR / "_noalloc.py", *(PACKAGE_DIR / "games").glob("*.py"),
-                       *KERNELS_DIR.glob("*.py")])
+                       *(PACKAGE_DIR / "features").glob("*.py"), *KERNELS_DIR.glob("*.py")])
 
 # The sources are read once, here: kernels are generated from these texts, never from the files later, so a
 # long run keeps compiling the code its hash names even if the files are edited meanwhile.

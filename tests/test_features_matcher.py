@@ -1,4 +1,4 @@
-"""The compiled feature matcher (ppalib/kernels/feature_matcher.py) against the plain-Python reference matcher
+"""The compiled feature matcher (ppalib/features/matcher.py) against the plain-Python reference matcher
 (``FeatureSet.active``, which tries every instance): random feature sets on random positions of square and hex
 boards, and random positions of every game that has a board graph."""
 import zlib
@@ -12,7 +12,7 @@ from ppalib.features import (Element, Feature, FeatureSet, InconsistentFeature, 
 from ppalib.features.compile import compile_instances
 from ppalib.games import GAMES, make_game
 from ppalib.games.graph import hex_hexagon_graph, hex_rhombus_graph, square_graph
-from ppalib.kernels.feature_matcher import active_features, move_logit
+from ppalib.features.matcher import active_features, move_logit
 
 GRAPHS = {
     "square8x8": square_graph(8, 8), "square5x9": square_graph(5, 9), "square6x7": square_graph(6, 7),

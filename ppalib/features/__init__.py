@@ -7,7 +7,7 @@ Games", section II-B and IV), as Ludii's public feature code defines them.
   Ludii's text form (``Feature.to_text`` / ``Feature.from_text``).
 * ``instantiate`` / ``Instance``: a feature placed at an anchor, rotation and reflection, reduced to cell tests.
 * ``FeatureSet``: instances of a feature list on a board, a Python reference matcher (``active``) and the flat
-  arrays (``compiled``) of the numba matcher ``ppalib.kernels.feature_matcher`` (``logits``).
+  arrays (``compiled``) of the numba matcher ``ppalib.features.matcher`` (``logits``).
 * ``atomic_features`` (the initial set), ``combine_instances`` (new features from two co-active instances).
 * ``draw_feature``: a small board diagram in the style of the paper's Fig. 9 and 10.
 """

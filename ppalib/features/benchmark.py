@@ -10,7 +10,7 @@ import numpy as np
 
 from ..games.graph import hex_hexagon_graph, hex_rhombus_graph, square_graph
 from .._noalloc import noalloc_jit
-from ..kernels.feature_matcher import move_logits
+from .matcher import move_logits
 from .featureset import FeatureSet
 from .generation import atomic_features, combine_instances
 

@@ -1,4 +1,4 @@
-"""Compile a feature set's instances into the flat arrays of ``ppalib.kernels.feature_matcher`` (layout there).
+"""Compile a feature set's instances into the flat arrays of ``ppalib.features.matcher`` (layout there).
 
 Two representations are built:
 
@@ -33,7 +33,7 @@ CompiledFeatures = namedtuple("CompiledFeatures", [
     "zobrist", "salt",
     "bank_theta", "bank_tables", "bank_state", "cache_keys", "cache_vals"])
 CompiledFeatures.__doc__ = ("The flat arrays of a compiled feature set, in the argument order of every function of "
-                            "ppalib.kernels.feature_matcher (see its docstring).")
+                            "ppalib.features.matcher (see its docstring).")
 
 
 def bucket_of(inst: Instance, cells: int) -> int:

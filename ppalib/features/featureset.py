@@ -1,5 +1,5 @@
 """A feature set on one board graph: its instances, a plain-Python reference matcher, and the flat arrays the
-compiled matcher (``ppalib.kernels.feature_matcher``) reads."""
+compiled matcher (``ppalib.features.matcher``) reads."""
 from __future__ import annotations
 
 from functools import cached_property
@@ -42,7 +42,7 @@ class FeatureSet:
 
     ``mover`` is needed only if some feature has a ``player`` element (its instances then serve that player
     only).  ``cache_size``: slots a bank of the compiled matcher's cache of bucket sums (a power of two; 0 turns
-    the cache off; see ``ppalib.kernels.feature_matcher``).  Adding a feature (``with_feature``) returns a new set
+    the cache off; see ``ppalib.features.matcher``).  Adding a feature (``with_feature``) returns a new set
     that reuses the instances already built."""
 
     def __init__(self, features, graph: BoardGraph, mover: int | None = None, cache_size: int = 1 << 15,
@@ -141,12 +141,12 @@ class FeatureSet:
     def clear_cache(self) -> None:
         """Forget the compiled matcher's banks (never needed for correctness: new weights take over a bank)."""
         if "compiled" in self.__dict__:
-            from ..kernels.feature_matcher import clear_cache
+            from .matcher import clear_cache
             clear_cache(*self.compiled)
 
     def logits(self, theta, owner_rel, moves_from, moves_to) -> np.ndarray:
         """float64[n]: theta . phi(state, move) for each move, by the compiled matcher."""
-        from ..kernels.feature_matcher import move_logits
+        from .matcher import move_logits
         theta = np.ascontiguousarray(theta, dtype=np.float64)
         if theta.shape != (len(self.features),):
             raise ValueError(f"theta has shape {theta.shape}, expected ({len(self.features)},)")
@@ -159,7 +159,7 @@ class FeatureSet:
 
     def active_compiled(self, owner_rel, from_cell: int, to_cell: int) -> np.ndarray:
         """bool[features]: phi(state, move) by the compiled matcher."""
-        from ..kernels.feature_matcher import active_features
+        from .matcher import active_features
         buf = np.empty(max(1, len(self.features)), dtype=np.int64)
         count = active_features(*self.compiled, np.ascontiguousarray(owner_rel, dtype=np.int8), int(from_cell),
                                 int(to_cell), buf)
@@ -169,7 +169,7 @@ class FeatureSet:
 
     def active_instances_compiled(self, owner_rel, from_cell: int, to_cell: int) -> np.ndarray:
         """int64 indices (in ``instances``, ascending) of every instance that fires, by the compiled matcher."""
-        from ..kernels.feature_matcher import active_instance_ids
+        from .matcher import active_instance_ids
         buf = np.empty(max(1, len(self.instances)), dtype=np.int64)
         count = active_instance_ids(*self.compiled, np.ascontiguousarray(owner_rel, dtype=np.int8), int(from_cell),
                                     int(to_cell), buf)

@@ -16,8 +16,9 @@ Game-free helpers (ordinary modules, compiled once):
 * ``selection``: the selection rules, UCB1 (Cazenave 2015), UCB1 + RAVE (Mehat & Vittaut 2013), PUCT;
 * ``learning``: the learning rules, PPA (Cazenave 2015, Alg. 4), MAST (Cazenave 2016, Alg. 5), RAVE's AMAF update,
   adaptive RAVE's root test (Mehat & Vittaut 2013, section 7);
-* ``feature_matcher``: the spatial features (Soemers et al. 2019) of a move and its logit, from flat arrays compiled
-  by ``ppalib.features`` (it reads the owner of each cell relative to the mover, so it needs no game).
+
+The spatial-feature matcher (Soemers et al. 2019) is compiled too, but lives in ``ppalib.features.matcher``: it reads
+the owner of each cell relative to the mover, so it calls no game, and the features room below may use it.
 
 Use them through ``ppalib.agents`` (validated configs, ``Searcher`` / ``search``, ``kernels_for(game)``).  Shapes:
 ``spec`` and ``state`` are the game's int64 arrays; ``rng`` a uint64[4] generator state; move statistics are
