@@ -111,7 +111,8 @@ def test_thinking_time_budget_records_the_iterations_done():
     game = make_game("go", 5)
     result = Searcher(game, make_agent("uct", 10_000_000, seconds_per_move=0.2)).search(game.initial_state(),
                                                                                        make_rng(0))
-    assert result.iterations > 100 and 0.2 <= result.seconds < 3.0  # stops soon after the budget, even on a busy machine
+    # It stops soon after the budget, even on a busy machine.
+    assert result.iterations > 100 and 0.2 <= result.seconds < 3.0
     assert result.visits.sum() == result.iterations - 1
     capped = Searcher(game, make_agent("uct", 300, seconds_per_move=10.0)).search(game.initial_state(), make_rng(0))
     assert capped.iterations == 300 and capped.seconds < 5.0
@@ -124,7 +125,7 @@ def test_a_game_with_a_thinking_time_budget_records_the_iterations_of_every_move
     iterations = list(map(int, record["iterations"].split()))
     assert len(iterations) == record["plies"]
     assert iterations[1::2] == [50] * len(iterations[1::2])  # the opponent's fixed budget
-    assert all(0 < i < 100_000 for i in iterations[0::2])
+    assert all(0 < i <= 100_000 for i in iterations[0::2])  # late positions may reach the cap in time
     plain = play_game(Condition("domineering", 4, make_agent("uct", 50), make_agent("uct", 50)), 0, 1)
     assert plain["iterations"] == ""
 
@@ -147,7 +148,7 @@ def test_specialised_templates_bind_their_own_game_only(module):
         assert template.game is game_module, name
     # The search calls the playout of its own package, not another game's or the contract's.
     assert package.search.uniform.py_func.__module__ == package.playout.__name__
-    assert package.search.gibbs.py_func.__module__ == package.playout.__name__
+    assert package.search.gibbs_draw.py_func.__module__ == package.playout.__name__
 
 
 def test_a_specialised_source_that_could_bind_another_game_is_refused():
