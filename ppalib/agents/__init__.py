@@ -12,8 +12,11 @@ kind       what it is                                                    paramet
 ``rave``   UCT + RAVE, by rate or adaptive (Mehat & Vittaut 2013)        ``c``, ``k_rave``, ``rave_rate``,
                                                                          ``adaptive``, ``margin``,
                                                                          ``margin_both_sides``
-``puct``   PUCT with priors, first playout move from the prior           ``c``, ``prior_first_playout_move``
-           (Soemers, Piette & Browne 2019, section III)
+``puct``   PUCT with priors, first playout move from the prior           ``c``, ``prior_first_playout_move``,
+           (Soemers, Piette & Browne 2019, section III); priors from a   ``policy``, ``biased_playouts``
+           saved feature policy (``policy``, a content hash)
+``greedy`` the move of largest p(s, a) of a feature policy, no search     ``policy``
+           (Soemers, Piette & Browne 2019, Fig. 6)
 =========  ============================================================  =========================================
 
 Common parameters: ``playouts`` (iterations per move), ``seconds_per_move`` (a thinking-time budget: the search
@@ -41,7 +44,8 @@ from .._specialise import specialised
 from ..games import Game
 from ..kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, new_learner
 from ..kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_RAVE
-from ..kernels.settings import PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST, PLAYOUT_UNIFORM, SearchSettings, search_settings
+from ..kernels.settings import (PLAYOUT_FEATURES, PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST, PLAYOUT_UNIFORM,
+                               SearchSettings, search_settings)
 from ..kernels.tree import initial_sizes, new_tree, reserve
 
 MAX_PLAYOUTS = 10_000_000
@@ -237,14 +241,27 @@ class RAVE(AgentConfig):
         return params
 
 
+def _check_policy_hash(value, required: bool) -> str:
+    if not isinstance(value, str) or (value and (len(value) != 16 or any(c not in "0123456789abcdef" for c in value))):
+        raise ValueError(f"policy must be a policy's 16-hex-digit content hash (LinearPolicy.content_hash), "
+                         f"got {value!r}")
+    if required and not value:
+        raise ValueError("policy is required: the content hash of a saved LinearPolicy")
+    return value
+
+
 @dataclass(frozen=True)
 class PUCT(AgentConfig):
-    """PUCT selection with priors from a policy, computed once per entry and stored with it (Soemers, Piette &
-    Browne 2019, eq. 4), ``c`` = the paper's C.  Until spatial features are in, the prior is the softmax of
-    per-move-code logits given to ``search`` (uniform without them).  ``prior_first_playout_move``: the playout's
-    first move is drawn from the new entry's priors, the rest uniformly (the paper's section III-B); else uniform."""
+    """PUCT selection with priors computed once per entry and stored with it (Soemers, Piette & Browne 2019, eq. 4),
+    ``c`` = the paper's C.  ``policy``: the content hash of a saved ``ppalib.features.LinearPolicy`` whose softmax
+    gives the priors (``""``: uniform priors, or the per-move-code logits given to ``search``).
+    ``prior_first_playout_move``: the playout's first move is drawn from the new entry's priors, the rest uniformly
+    (the paper's section V-A, and that move's position gets an entry); ``biased_playouts``: every playout move is
+    drawn from the policy (the paper's hand-made Yavalath player, section VI-D; needs ``policy``)."""
     c: float = math.sqrt(2.0)
     prior_first_playout_move: bool = True
+    policy: str = ""
+    biased_playouts: bool = False
     kind: ClassVar[str] = "puct"
     _LEGACY_FIELDS: ClassVar[dict] = {}
 
@@ -252,18 +269,55 @@ class PUCT(AgentConfig):
         object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
         object.__setattr__(self, "prior_first_playout_move",
                            _check_bool("prior_first_playout_move", self.prior_first_playout_move))
+        _check_policy_hash(self.policy, False)
+        object.__setattr__(self, "biased_playouts", _check_bool("biased_playouts", self.biased_playouts))
+        if self.biased_playouts and not self.policy:
+            raise ValueError("biased_playouts=True needs a policy (the playouts are drawn from its features)")
 
     def search_settings(self):
-        playout = PLAYOUT_PRIOR_FIRST if self.prior_first_playout_move else PLAYOUT_UNIFORM
+        if self.biased_playouts:
+            playout = PLAYOUT_FEATURES
+        else:
+            playout = PLAYOUT_PRIOR_FIRST if self.prior_first_playout_move else PLAYOUT_UNIFORM
         return search_settings(SELECT_PUCT, playout, LEARN_NONE, c=self.c)
+
+    def as_dict(self):
+        params = super().as_dict()
+        for name in ("policy", "biased_playouts"):  # only when set
+            if not params[name]:
+                del params[name]
+        return params
 
     @property
     def label(self):
-        return f"PUCT({self.c:.3g})"
+        if not self.policy:
+            return f"PUCT({self.c:.3g})"
+        return f"Biased MCTS({self.policy[:6]}{', full playouts' if self.biased_playouts else ''})"
+
+
+@dataclass(frozen=True)
+class Greedy(AgentConfig):
+    """No search: the legal move of largest apprentice probability p(s, a), i.e. largest theta . phi(s, a)
+    (Soemers, Piette & Browne 2019, Fig. 6).  Ties (e.g. an empty feature set) are broken uniformly at random, with
+    the game's generator.  ``playouts`` is unused (give 1)."""
+    policy: str = ""
+    kind: ClassVar[str] = "greedy"
+    _LEGACY_FIELDS: ClassVar[dict] = {}
+
+    def validate(self):
+        _check_policy_hash(self.policy, True)
+
+    def search_settings(self):
+        return search_settings(SELECT_PUCT, PLAYOUT_UNIFORM, LEARN_NONE, c=0.0)
+
+    @property
+    def label(self):
+        return f"Greedy({self.policy[:6]})"
 
 
 #: The registry: agent kind -> its config class.
-AGENTS: dict[str, type[AgentConfig]] = {cls.kind: cls for cls in (UCT, PPA, PPAF, MAST, MASTF, RAVE, PUCT)}
+AGENTS: dict[str, type[AgentConfig]] = {cls.kind: cls for cls in (UCT, PPA, PPAF, MAST, MASTF, RAVE, PUCT,
+                                                                   Greedy)}
 AGENT_KINDS = tuple(AGENTS)
 
 
@@ -333,6 +387,17 @@ def kernels_for(game: Game):
     return specialised(_module_name(game))
 
 
+_NO_FEATURES = []
+
+
+def _no_features():
+    """The compiled form of an empty feature set (one per process): what the search gets without features."""
+    if not _NO_FEATURES:
+        from ..features.compile import compile_instances
+        _NO_FEATURES.append(compile_instances([], 1))
+    return _NO_FEATURES[0]
+
+
 class Searcher:
     """Searches positions of one game for one agent; with ``tree_reuse`` it keeps its tree between the searches
     (the moves of one game: make one Searcher per player per game)."""
@@ -345,6 +410,47 @@ class Searcher:
         self.settings = agent.search_settings()
         self.kernels = kernels_for(game).search
         self.tree = None
+        self.feature_set = None
+        self.features = _no_features()
+        self.theta = np.zeros(0)
+        if getattr(agent, "policy", ""):
+            from ..features.artefact import load_policy
+            policy = load_policy(agent.policy)
+            if (policy.game, policy.size, policy.game_options) != (game.name, game.size, tuple(game.options)):
+                raise ValueError(f"policy {agent.policy} was learned for {policy.game} at size {policy.size} "
+                                 f"{dict(policy.game_options)}, not {game.name} at {game.size} {dict(game.options)}")
+            self.use_policy(policy.feature_set, policy.weights)
+
+    def use_policy(self, feature_set, theta: np.ndarray) -> None:
+        """Bias the search with ``feature_set`` and weights ``theta`` (float64[features]; read at every search,
+        so a caller that updates it in place, as self-play does, searches with the new weights)."""
+        graph = self.game.module.board_graph(self.game.spec)
+        if feature_set.graph.cells != graph.cells:
+            raise ValueError(f"the feature set is on a board of {feature_set.graph.cells} cells; "
+                             f"{self.game.name} has {graph.cells}")
+        if not isinstance(theta, np.ndarray) or theta.dtype != np.float64 or theta.shape != (len(feature_set),):
+            raise ValueError(f"theta must be float64[{len(feature_set)}], got {getattr(theta, 'shape', theta)!r}")
+        self.feature_set = feature_set
+        self.features = feature_set.compiled
+        self.theta = theta
+
+    def policy_logits(self, state: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """theta . phi(state, a) for the ``legal`` moves of ``state`` (the compiled matcher, as the search uses)."""
+        from ..features.featureset import state_owner_relative
+        module, spec = self.game.module, self.game.spec
+        owner_rel = state_owner_relative(module, spec, state, self.feature_set.graph)
+        moves_from = np.array([module.move_from(spec, state, m) for m in legal], dtype=np.int64)
+        moves_to = np.array([module.move_to(spec, state, m) for m in legal], dtype=np.int64)
+        return self.feature_set.logits(self.theta, owner_rel, moves_from, moves_to)
+
+    def _greedy(self, state, legal, rng) -> SearchResult:
+        from .._rng import random_float
+        start = time.perf_counter()
+        logits = self.policy_logits(state, legal)
+        best = np.flatnonzero(logits == logits.max())
+        pick = best[int(random_float(rng) * best.size)] if best.size > 1 else best[0]
+        probs = np.exp(logits - logits.max())
+        return SearchResult(int(legal[pick]), legal, probs / probs.sum(), 0, time.perf_counter() - start)
 
     def _new_tree(self, iterations: int):
         capacity, pool = initial_sizes(iterations, self.game.max_moves)
@@ -360,6 +466,8 @@ class Searcher:
         legal = game.legal_moves(state)
         if legal.size == 0:
             raise ValueError("search needs a position where the game is not over")
+        if agent.kind == "greedy":
+            return self._greedy(state, legal, rng)
         if prior_logits is None:
             prior_logits = np.zeros(0)
         elif len(prior_logits) != game.num_codes(settings.with_context):
@@ -379,7 +487,7 @@ class Searcher:
         per_iteration = 2 if settings.playout == PLAYOUT_PRIOR_FIRST else 1
         if agent.seconds_per_move is None:
             tree = self.kernels.run_iterations(game.spec, state, rng, reserve(tree, per_iteration * budget), learner,
-                                               settings, budget, prior_logits, rave_used)
+                                               settings, budget, prior_logits, self.features, self.theta, rave_used)
             done = budget
         else:
             done, chunk = 0, _FIRST_CHUNK
@@ -388,7 +496,8 @@ class Searcher:
                 step = min(chunk, budget - done)
                 chunk_start = time.perf_counter()
                 tree = self.kernels.run_iterations(game.spec, state, rng, reserve(tree, per_iteration * step),
-                                                   learner, settings, step, prior_logits, rave_used)
+                                                   learner, settings, step, prior_logits, self.features, self.theta,
+                                                   rave_used)
                 done += step
                 now = time.perf_counter()
                 if now >= deadline:
@@ -452,6 +561,6 @@ def perft_count(game: Game, depth: int, state: np.ndarray | None = None) -> int:
     return int(kernels_for(game).perft.perft(game.spec, root, int(depth)))
 
 
-__all__ = ["AGENTS", "AGENT_KINDS", "AgentConfig", "UCT", "PPA", "PPAF", "MAST", "MASTF", "RAVE", "PUCT",
+__all__ = ["AGENTS", "AGENT_KINDS", "AgentConfig", "UCT", "PPA", "PPAF", "MAST", "MASTF", "RAVE", "PUCT", "Greedy",
            "make_agent", "agent_from_params", "parameters_of", "Searcher", "SearchResult", "search", "kernels_for",
            "nrpa_search", "perft_count", "make_rng"]

@@ -69,7 +69,7 @@ from .._noalloc import noalloc_jit
 # with 10-30 arrays that costs more than the work (measured: 127 -> 46 ns a move on the hexagon's atomic set).
 _inline_jit = njit(cache=True, _nrt=False, inline="always")
 
-__all__ = ["active_features", "active_instance_ids", "move_logits", "move_logit", "clear_cache", "TO_REUSE_WINDOW",
+__all__ = ["active_features", "active_feature_rows", "active_instance_ids", "move_logits", "move_logit", "clear_cache", "TO_REUSE_WINDOW",
            "CACHE_MIN_WORDS"]
 
 TO_REUSE_WINDOW = 8
@@ -374,4 +374,55 @@ def active_instance_ids(
                 if ((alive >> np.uint64(bit)) & one) != 0:
                     out[count] = word_inst[64 * w + bit]
                     count += 1
+    return count
+
+
+@_inline_jit
+def _sort_range(values, lo, hi):
+    """Insertion sort of ``values[lo:hi]`` (rows are short)."""
+    for i in range(lo + 1, hi):
+        v = values[i]
+        j = i - 1
+        while j >= lo and values[j] > v:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = v
+
+
+@noalloc_jit
+def active_feature_rows(
+        meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell, rest_test_pass, rest_word_feats,
+        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
+        cache_vals,
+        owner_rel, moves_from, moves_to, n, indptr, indices):
+    """phi(state, move) of ``n`` moves as CSR rows (``ppalib.training.policy``): row i, the sorted indices of the
+    features active for move i, is ``indices[indptr[i]:indptr[i + 1]]``.  ``indptr`` needs n + 1 entries; returns
+    the number of indices written, or -1 if ``indices`` is too short (the caller retries with more room)."""
+    cells = meta[0]
+    has_ft = meta[2] > 2 * cells
+    count = 0
+    indptr[0] = 0
+    room = indices.shape[0]
+    for i in range(n):
+        f = moves_from[i]
+        t = moves_to[i]
+        start = count
+        for k in range(3):
+            b = -1
+            if k == 0 and t >= 0:
+                b = t
+            elif k == 1 and f >= 0:
+                b = cells + f
+            elif k == 2 and f >= 0 and t >= 0 and has_ft:
+                b = 2 * cells + f * cells + t
+            if b < 0:
+                continue
+            if count + meta[1] > room:
+                return -1
+            count = _bucket_features(b, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats,
+                                     feat_index, feat_mask, owner_rel, indices, count)
+        _sort_range(indices, start, count)
+        indptr[i + 1] = count
     return count

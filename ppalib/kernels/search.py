@@ -32,44 +32,84 @@ import numpy as np
 from numba import njit
 
 from ppalib._rng import random_float, weighted_index, weighted_index_of_total
+from ppalib.features.matcher import move_logits
 from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES
 from ppalib.kernels import selection
 from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, amaf_update, mast_adapt, ppa_adapt, \
     root_prefers_rave
 from ppalib.kernels.playout import gibbs_draw, uniform
-from ppalib.kernels.settings import PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST
+from ppalib.kernels.settings import PLAYOUT_FEATURES, PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST
 from ppalib.kernels.tree import ENTRIES, POOL, Tree, add_entry, grown_copy, lookup, most_visited, new_tree, reward
 from ppalib.games import contract as game  # <game-import>
 
 
 @njit(cache=True)
-def entry_priors(spec, state, moves, n, with_context, prior_logits, out, base):
-    """PUCT's priors of the ``n`` legal ``moves``: the softmax of ``prior_logits[code(move)]`` (all zero, hence a
-    uniform prior, when ``prior_logits`` is empty), written to ``out[base:base + n]``."""
-    if prior_logits.size == 0:
-        for i in range(n):
-            out[base + i] = 1.0 / n
-        return
-    top = -np.inf
+def feature_logits(spec, state, moves, n, features, theta, owner_rel, moves_from, moves_to, out):
+    """``out[i] = theta . phi(state, moves[i])`` for the ``n`` legal moves (Soemers et al. 2019, eq. 1), by the
+    compiled matcher: ``features`` is a ``CompiledFeatures`` of ``ppalib.features``, ``theta`` its weights.
+    ``owner_rel`` (int8[cells]), ``moves_from`` and ``moves_to`` are scratch (``owner_rel`` is filled here from
+    the game's ``cell_owner``, relative to the player to move: features say friend / enemy)."""
+    cells = features[0][0]
+    mover = state[H_TO_MOVE]
+    for cell in range(cells):
+        owner = game.cell_owner(spec, state, cell)
+        owner_rel[cell] = 0 if owner < 0 else (1 if owner == mover else 2)
     for i in range(n):
-        logit = prior_logits[game.move_code(spec, state, moves[i], with_context)]
-        out[base + i] = logit
-        top = max(top, logit)
-    z = 0.0
-    for i in range(n):
-        out[base + i] = math.exp(out[base + i] - top)
-        z += out[base + i]
-    for i in range(n):
-        out[base + i] /= z
+        moves_from[i] = game.move_from(spec, state, moves[i])
+        moves_to[i] = game.move_to(spec, state, moves[i])
+    # numba cannot star-unpack a named tuple into a call: its 32 arrays are passed one by one
+    move_logits(features[0], features[1], features[2], features[3], features[4], features[5], features[6],
+                features[7], features[8], features[9], features[10], features[11], features[12], features[13],
+                features[14], features[15], features[16], features[17], features[18], features[19], features[20],
+                features[21], features[22], features[23], features[24], features[25], features[26], features[27],
+                features[28], features[29], features[30], features[31], theta, owner_rel, moves_from, moves_to, n,
+                out)
 
 
 @njit(cache=True)
-def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_logits, rave_used):
+def softmax_in_place(values, n):
+    """``values[:n]`` replaced by their softmax (the largest subtracted first)."""
+    top = -np.inf
+    for i in range(n):
+        top = max(top, values[i])
+    z = 0.0
+    for i in range(n):
+        values[i] = math.exp(values[i] - top)
+        z += values[i]
+    for i in range(n):
+        values[i] /= z
+
+
+@njit(cache=True)
+def entry_priors(spec, state, moves, n, with_context, prior_logits, features, theta, owner_rel, moves_from,
+                 moves_to, scratch, out, base):
+    """PUCT's priors of the ``n`` legal ``moves``, written to ``out[base:base + n]``: the apprentice's softmax
+    p(s, a) of Soemers et al. 2019 (eq. 2) when ``theta`` is not empty (``feature_logits``); else the softmax of
+    ``prior_logits[code(move)]``; uniform when both are empty."""
+    if theta.size > 0:
+        feature_logits(spec, state, moves, n, features, theta, owner_rel, moves_from, moves_to, scratch)
+    elif prior_logits.size > 0:
+        for i in range(n):
+            scratch[i] = prior_logits[game.move_code(spec, state, moves[i], with_context)]
+    else:
+        for i in range(n):
+            out[base + i] = 1.0 / n
+        return
+    softmax_in_place(scratch, n)
+    for i in range(n):
+        out[base + i] = scratch[i]
+
+
+@njit(cache=True)
+def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_logits, features, theta,
+                   rave_used):
     """Run ``iterations`` iterations from ``root`` on ``tree`` and ``learner``; return the tree (a new one if it grew).
 
     spec, root: the game's spec and the position (int64 arrays; ``root`` is not modified).
     rng: uint64[4] generator state, advanced in place.  settings: ``SearchSettings``.
     prior_logits: float64 per move code for PUCT's priors (empty: uniform).
+    features, theta: a ``ppalib.features.CompiledFeatures`` and its weights (float64[features]); when ``theta`` is not
+    empty PUCT's priors are the features' softmax policy, and ``PLAYOUT_FEATURES`` draws every playout move from it.
     rave_used: int64[2], incremented: RAVE-using descents (adaptive) or selections (fixed rate), and all of them.
     The tree must have room for ``2 * iterations`` more entries (``ppalib.kernels.tree.reserve``); its move pool
     grows here when full.
@@ -90,6 +130,9 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     # 4096): there the weights are computed per ply, shifted by the largest (the same distribution).
     shifted = settings.learning == LEARN_MAST and settings.k > 700.0
     scratch = np.empty(max_moves, dtype=np.float64)
+    owner_rel = np.zeros(max(features[0][0], 1), dtype=np.int8)
+    moves_from = np.empty(max_moves, dtype=np.int64)
+    moves_to = np.empty(max_moves, dtype=np.int64)
     state = root.copy()
     moves = np.empty(max_moves, dtype=np.int64)
     path_node = np.empty(max_seq + 2, dtype=np.int64)
@@ -205,7 +248,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 for i in range(2 * pool_used, 2 * (pool_used + n)):
                     pool_amaf[i] = 0.0
             if puct:
-                entry_priors(spec, state, moves, n, settings.with_context, prior_logits, pool_prior, pool_used)
+                entry_priors(spec, state, moves, n, settings.with_context, prior_logits, features, theta, owner_rel,
+                             moves_from, moves_to, scratch, pool_prior, pool_used)
             entries += 1
             pool_used += n
             if depth == 0:
@@ -256,6 +300,19 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 game.play(spec, state, moves[first])
                 in_playout = True
                 continue
+            elif settings.playout == PLAYOUT_FEATURES:
+                # Every playout move drawn from the apprentice's softmax (Soemers et al. 2019, VI-D: Yavalath's
+                # hand-made features "throughout complete play-outs").
+                while n > 0:
+                    feature_logits(spec, state, moves, n, features, theta, owner_rel, moves_from, moves_to, scratch)
+                    softmax_in_place(scratch, n)
+                    choice = weighted_index(rng, scratch, n)
+                    if record:
+                        seq_player[nseq] = state[H_TO_MOVE]
+                        seq_move[nseq] = moves[choice]
+                        nseq += 1
+                    game.play(spec, state, moves[choice])
+                    n = game.legal_moves(spec, state, moves)
             elif record:
                 nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
             else:

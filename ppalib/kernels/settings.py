@@ -11,10 +11,11 @@ from ppalib.kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_RAVE
 PLAYOUT_UNIFORM = 0
 PLAYOUT_GIBBS = 1        # weights per move code, learned by PPA or MAST
 PLAYOUT_PRIOR_FIRST = 2  # first move from the new entry's priors, then uniform
+PLAYOUT_FEATURES = 3     # every move from the features' softmax policy (needs features)
 
 SearchSettings = namedtuple("SearchSettings", [
     "selection",          # SELECT_UCB1 | SELECT_UCB1_RAVE | SELECT_PUCT
-    "playout",            # PLAYOUT_UNIFORM | PLAYOUT_GIBBS | PLAYOUT_PRIOR_FIRST
+    "playout",            # PLAYOUT_UNIFORM | PLAYOUT_GIBBS | PLAYOUT_PRIOR_FIRST | PLAYOUT_FEATURES
     "learning",           # LEARN_NONE | LEARN_PPA | LEARN_MAST
     "c",                  # UCB1's constant, or PUCT's C
     "alpha",              # PPA's learning rate
@@ -37,5 +38,5 @@ def search_settings(selection=SELECT_UCB1, playout=PLAYOUT_UNIFORM, learning=LEA
                           bool(margin_both_sides))
 
 
-__all__ = ["SearchSettings", "search_settings", "PLAYOUT_UNIFORM", "PLAYOUT_GIBBS", "PLAYOUT_PRIOR_FIRST",
+__all__ = ["SearchSettings", "search_settings", "PLAYOUT_UNIFORM", "PLAYOUT_GIBBS", "PLAYOUT_PRIOR_FIRST", "PLAYOUT_FEATURES",
            "SELECT_UCB1", "SELECT_UCB1_RAVE", "SELECT_PUCT", "LEARN_NONE", "LEARN_PPA", "LEARN_MAST"]
