@@ -10,6 +10,7 @@ Games", section II-B and IV), as Ludii's public feature code defines them.
   arrays (``compiled``) of the numba matcher ``ppalib.features.matcher`` (``logits``).
 * ``atomic_features`` (the initial set), ``combine_instances`` (new features from two co-active instances).
 * ``draw_feature``: a small board diagram in the style of the paper's Fig. 9 and 10.
+* ``ppalib.features.handmade``: the paper's hand-made Yavalath features (Fig. 9) as a ``LinearPolicy``.
 """
 from .drawing import draw_feature
 from .feature import KINDS, Element, Feature, InconsistentFeature, simplify_elements
