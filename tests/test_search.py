@@ -90,6 +90,18 @@ def test_tree_reuse_keeps_the_statistics_of_the_position_reached():
     assert second.visits.sum() == before.sum() + 2000  # kept playouts + this search's (the root has an entry)
 
 
+def test_retaining_a_tree_whose_every_entry_is_reachable_stays_in_bounds():
+    # Found by a Teeko evaluation (heap corruption): retain_subtree wrote a candidate child one row past its queue
+    # when every entry of the tree was reachable from the root.  The Python version of the kernel checks bounds.
+    game = make_game("teeko", 5)
+    searcher = Searcher(game, make_agent("uct", 50, tree_reuse=True))
+    state = game.initial_state()
+    searcher.search(state, make_rng(3))
+    kernels = kernels_for(game).search
+    kept = kernels.retain_subtree.py_func(game.spec, state, searcher.tree)
+    assert kept.sizes[0] == searcher.tree.sizes[0]  # searched from this root: every entry is kept
+
+
 def test_without_tree_reuse_every_search_starts_empty():
     game = make_game("breakthrough", 5)
     searcher = Searcher(game, make_agent("uct", 500))

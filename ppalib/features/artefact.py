@@ -6,14 +6,15 @@ features are instantiated on depends on them).  Its ``content_hash`` (16 hex dig
 its name: an agent refers to a policy by hash (``make_agent("puct", 800, policy=<hash>)``), so an evaluation
 condition's id says which policy it used, and a worker loads it from the folders ``policy_folders`` lists.
 
-Files are ``<folder>/<hash>.json``; the committed runs' policies live in ``data/policies/``, the others in
-``output/<preset>/policies/`` (``ppalib.paths``).  Weights are written with ``repr`` precision, so a loaded policy
+Files are ``<folder>/<hash>.json``; a run keeps its policies beside its results (``data/results/<paper>/policies``
+for the committed run, ``output/<preset>/results/<paper>/policies`` for the others; ``policy_folders``).  Weights are written with ``repr`` precision, so a loaded policy
 has bit-identical weights and the same hash.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -100,9 +101,17 @@ class LinearPolicy:
         return policy
 
 
+#: Extra folders to search, separated by os.pathsep (a run sets it, so that the worker processes it starts look
+#: in its folder too).
+POLICY_PATH_VARIABLE = "PPALIB_POLICY_PATH"
+
+
 def policy_folders() -> list[Path]:
-    """Where ``load_policy`` looks: ``data/policies`` and every ``output/<preset>/policies``."""
-    return [POLICIES, *sorted(OUTPUT.glob("*/policies"))]
+    """Where ``load_policy`` looks: the folders in ``$PPALIB_POLICY_PATH``, ``data/policies``, every
+    ``data/results/<paper>/policies`` and every ``output/<preset>/results/<paper>/policies``."""
+    extra = [Path(p) for p in os.environ.get(POLICY_PATH_VARIABLE, "").split(os.pathsep) if p]
+    return [*extra, POLICIES, *sorted((ROOT / "data" / "results").glob("*/policies")),
+            *sorted(OUTPUT.glob("*/results/*/policies"))]
 
 
 def load_policy(content_hash: str, folders=None) -> LinearPolicy:
@@ -120,4 +129,4 @@ def load_policy(content_hash: str, folders=None) -> LinearPolicy:
                             f"LinearPolicy.save (agents refer to policies by content hash)")
 
 
-__all__ = ["LinearPolicy", "load_policy", "policy_folders", "POLICIES"]
+__all__ = ["LinearPolicy", "load_policy", "policy_folders", "POLICIES", "POLICY_PATH_VARIABLE"]

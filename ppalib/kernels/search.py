@@ -375,7 +375,8 @@ def retain_subtree(spec, root, tree):
     if old_root < 0:
         return kept
     copied = np.full(used, -1, dtype=np.int64)
-    queue = np.empty((used, root.size), dtype=np.int64)
+    # One row more than the entries: a child is written to row ``tail`` before we know whether it is new.
+    queue = np.empty((used + 1, root.size), dtype=np.int64)
     queue[0, :] = root
     copied[old_root] = _copy_entry(tree, old_root, kept)
     head = 0

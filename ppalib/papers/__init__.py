@@ -24,7 +24,8 @@ from pathlib import Path
 from types import ModuleType
 
 #: Notebook (file stem) -> paper module in this package.
-NOTEBOOKS = {"01_ppa_2015": "ppa2015", "02_ppaf_2016": "ppaf2016", "03_adaptive_rave_2013": "adaptive_rave2013"}
+NOTEBOOKS = {"01_ppa_2015": "ppa2015", "02_ppaf_2016": "ppaf2016", "03_adaptive_rave_2013": "adaptive_rave2013",
+             "04_feature_biasing_2019": "soemers2019"}
 #: The preset whose results and figures are committed.
 COMMITTED_PRESET = "quick"
 MAX_GAMES = 10_000_000

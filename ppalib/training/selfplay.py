@@ -28,6 +28,11 @@ Choices where the paper is silent (documented here and in notebook 04)
   move kind (``to`` for placement games, ``from_to`` for games that move pieces), all weights 0.
 * One theta for both players (the paper has one; Ludii keeps one per player).
 * A move where the search visited no root move (impossible with >= 1 iteration) would have no pi: refused.
+* ``max_instances`` (0: none, the paper): discovery keeps, per state-action pair of its batch, only the
+  ``max_instances`` active instances of the features of largest |theta| (a stable sort: ties keep instance order),
+  for every strategy.  Ludii caps the correlation-based expander so (75 in 2020, 60 in 2023); the quick preset
+  uses a small cap because every co-active pair is combined in Python (about 30 s a game at Breakthrough
+  without a cap).
 * Interruption: the run's whole state (feature set, theta, buffer, every generator) is saved after every game
   (``progress`` folder); a restarted run continues from the last finished game and gives the same policies as an
   uninterrupted one.
@@ -99,6 +104,7 @@ class SelfPlayConfig:
     step_size: float = 0.05
     l2: float = 1e-6
     move_cap: int = 100
+    max_instances: int = 0
 
     def __post_init__(self):
         object.__setattr__(self, "checkpoints", tuple(sorted({int(c) for c in self.checkpoints})))
@@ -160,16 +166,107 @@ def _rows(feature_set: FeatureSet, module, spec, state, legal) -> tuple[np.ndarr
         room *= 4
 
 
-def _instances(feature_set: FeatureSet, module, spec, state, legal) -> list[list]:
-    """The feature instances active for each legal move (what discovery pairs)."""
+def _instances(feature_set: FeatureSet, refs, module, spec, state, legal) -> list[list]:
+    """The feature instances active for each legal move (what discovery pairs), as ``InstanceRef``s."""
     owner_rel = state_owner_relative(module, spec, state, feature_set.graph)
-    all_instances = feature_set.instances
     out = []
     for m in legal:
         ids = feature_set.active_instances_compiled(owner_rel, module.move_from(spec, state, m),
                                                     module.move_to(spec, state, m))
-        out.append([all_instances[i] for i in ids])
+        out.append([refs[i] for i in ids])
     return out
+
+
+_TURN_CODES = 24  # turns as multiples of 1/24 (every board here has 4, 6 or 8 directions)
+
+
+def _turn_code(turn) -> int:
+    return int(round(float(turn) * _TURN_CODES)) % _TURN_CODES
+
+
+class InstanceRef:
+    """An instance of a feature set as discovery sees it: hashed and compared by its index (cheap), with the
+    attributes discovery reads (``feature``, ``anchor``, ``rotation`` as a float for ordering, ``reflection``)."""
+    __slots__ = ("index", "feature", "anchor", "rotation", "reflection", "turn")
+
+    def __init__(self, index: int, instance):
+        self.index = index
+        self.feature = instance.feature
+        self.anchor = instance.anchor
+        self.rotation = float(instance.rotation)
+        self.reflection = instance.reflection
+        self.turn = _turn_code(instance.rotation)
+
+    def __hash__(self):
+        return self.index
+
+    def __eq__(self, other):
+        return isinstance(other, InstanceRef) and other.index == self.index
+
+
+class InstanceCombiner:
+    """``combine_instances`` of a feature set for discovery: returns an int naming the combined feature (``feature``
+    maps it back), memoised on exactly what ``combine_instances`` reads: the two features, both reflections, B's
+    rotation relative to A's, and the walk from A's anchor to B's seen from A (first turn and heading on arrival
+    relative to A's rotation).  Pairs placed alike anywhere on the board, in any orientation, share one
+    computation; the int keys make discovery's counting cheap."""
+
+    def __init__(self, feature_set: FeatureSet):
+        self.feature_set = feature_set
+        self.instances = feature_set.instances
+        self.refs = [InstanceRef(i, inst) for i, inst in enumerate(self.instances)]
+        self._shape_of: dict = {}
+        self._results: dict = {}
+        self._ids: dict = {}
+        self.features: list = []
+
+    def _shape(self, a: int, b: int):
+        key = (a, b)
+        if key not in self._shape_of:
+            from ..features.walks import heading_on_arrival, shortest_path
+            graph = self.feature_set.graph
+            path = shortest_path(graph, a, b)
+            if path is None:
+                self._shape_of[key] = None
+            else:
+                cells, walk = path
+                heading = _turn_code(heading_on_arrival(graph, cells) / graph.directions)
+                self._shape_of[key] = (_turn_code(walk[0]), tuple(_turn_code(t) for t in walk[1:]), heading)
+        return self._shape_of[key]
+
+    def __call__(self, a: InstanceRef, b: InstanceRef):
+        if a.anchor == b.anchor:
+            relative = ()
+        else:
+            shape = self._shape(a.anchor, b.anchor)
+            if shape is None:
+                relative = None
+            else:
+                t = a.turn * a.reflection
+                relative = ((shape[0] - t) % _TURN_CODES, shape[1], (shape[2] - t) % _TURN_CODES)
+        rotate_b = (b.reflection * b.turn - a.reflection * a.turn) % _TURN_CODES
+        key = (a.feature, b.feature, a.reflection, b.reflection, rotate_b, relative)
+        try:
+            return self._results[key]
+        except KeyError:
+            pass
+        try:
+            feature = combine_instances(self.instances[a.index], self.instances[b.index],
+                                        self.feature_set.features, self.feature_set.graph)
+        except ValueError:  # inconsistent elements (e.g. one cell required both empty and friend)
+            feature = None
+        if feature is None:
+            result = None
+        else:
+            result = self._ids.get(feature)
+            if result is None:
+                result = self._ids[feature] = len(self.features)
+                self.features.append(feature)
+        self._results[key] = result
+        return result
+
+    def is_known(self, key: int) -> bool:
+        return self.feature_set.contains_equivalent(self.features[key])
 
 
 def _sample(feature_set, game, state, legal, pi) -> Sample:
@@ -289,20 +386,19 @@ class SelfPlayRun:
         if not batch:
             return None
         module, spec = self.game.module, self.game.spec
+        combine = InstanceCombiner(feature_set)
         batch = [Sample(s.indptr, s.indices, s.moves, s.pi, s.mover, state=s.state, n_features=s.n_features,
-                        instances=_instances(feature_set, module, spec, s.state, s.moves)) for s in batch]
+                        instances=_instances(feature_set, combine.refs, module, spec, s.state, s.moves))
+                 for s in batch]
+        cap = self.config.max_instances
+        if cap:  # Ludii's cap on the instances of a state-action pair, applied before any strategy pairs them
+            weight = np.abs(rs.theta)
+            batch = [Sample(s.indptr, s.indices, s.moves, s.pi, s.mover, state=s.state, n_features=s.n_features,
+                            instances=[sorted(insts, key=lambda r: -weight[r.feature])[:cap] if len(insts) > cap
+                                       else insts for insts in s.instances]) for s in batch]
         probs = [probabilities(rs.theta, s) for s in batch]
-        features = feature_set.features
-        graph = feature_set.graph
-
-        def combine(a, b):
-            try:
-                return combine_instances(a, b, features, graph)
-            except ValueError:  # inconsistent elements (e.g. one cell required empty and friend)
-                return None
-
-        return discover(self.config.strategy, batch, probs, rs.theta, rs.np_rng, combine,
-                        feature_set.contains_equivalent)
+        key = discover(self.config.strategy, batch, probs, rs.theta, rs.np_rng, combine, combine.is_known)
+        return None if key is None else combine.features[key]
 
     def record(self, rs: _RunState | None = None) -> dict:
         rs = self._load() if rs is None else rs

@@ -1,0 +1,381 @@
+"""Soemers, Piette & Browne, "Biasing MCTS with Features for General Games", IEEE CEC 2019: Figures 4-8, the
+Yavalath experiment with hand-made features, and the paper's claims.
+
+The experiment has four stages, each resumable (a rerun continues where an interruption left it):
+
+1. **self-play, growing sets** (Fig. 4): for every game variant and discovery strategy, expert iteration
+   (``ppalib.training.selfplay``) from the atomic features, one feature added per game, policies saved at the
+   checkpoints;
+2. **self-play, pruned sets** (Fig. 7): from each run's final policy, the 15 features of largest |theta|, then more
+   self-play games with the set frozen;
+3. **evaluation**: every checkpoint policy as Biased MCTS (PUCT, C = sqrt(2), first playout move from the policy,
+   trees reused, the most visited move) against UCT (C = sqrt(2), uniform playouts, trees reused), colours
+   alternated, ties half a win, games ended as draws after 100 moves; the greedy agent (Fig. 6) at Breakthrough
+   and Teeko; Yavalath's hand-made features with fully biased playouts (section VI-D);
+4. **slowdowns** (Fig. 5 and 8): iterations of UCT over those of Biased MCTS in the first two moves at a fixed
+   thinking time (``ppalib.training.slowdown``); a timing, so machine-dependent, stored with the machine's name.
+
+Budgets: the paper gives every agent 5 s of thinking per move in Ludii.  We use iteration budgets (``playouts``),
+the same for Biased MCTS and UCT, so games are deterministic given the seed; the cost of features is then reported
+as the measured slowdown instead of being paid in iterations (``seconds_per_move`` restores the paper's time
+budget, at the price of determinism).  What 5 s gave Ludii: the notebook compares.
+
+Presets (explicit parameters override them):
+
+========  =====================================================================================================
+smoke     Teeko and Hex (7x7), two strategies, 2 self-play games, 10 iterations a move, 2 evaluation
+          games a checkpoint: seconds, for the tests
+quick     every variant and strategy at reduced budgets: 10 self-play games (checkpoints 1, 5, 10), 5 pruned-set
+          games (0, 5), 100 iterations a move, 20 evaluation games a checkpoint, discovery capped at 16 instances
+          a state-action pair; about an hour on 2 cores
+paper     the paper's protocol: 200 self-play games (1, 25, 50, 100, 200), 100 pruned-set games (0, 25, 50, 75,
+          100), 200 evaluation games a checkpoint, no cap; 10,000 iterations a move; for a cluster (Dask)
+========  =====================================================================================================
+"""
+from __future__ import annotations
+
+import json
+import math
+import platform
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import pandas as pd
+
+from . import GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
+from ..agents import make_agent
+from ..experiments import Condition, Experiment, check_int
+from ..store import ResultsStore
+
+NAME = "soemers2019"
+
+#: The paper's ten variants (section V-A): display name -> (game, size).  Standard board sizes.
+VARIANTS = {
+    "Breakthrough": ("breakthrough", 8),
+    "Connect Four": ("connect_four", 7),
+    "Fanorona": ("fanorona", 5),
+    "Gomoku": ("gomoku", 15),
+    "Hex (7x7)": ("hex", 7),
+    "Hex (11x11)": ("hex", 11),
+    "Knightthrough": ("knightthrough", 8),
+    "Othello": ("othello", 8),
+    "Teeko": ("teeko", 5),
+    "Yavalath": ("yavalath", 5),
+}
+STRATEGIES = ("add_random", "combine_random", "combine_max", "correlation_based")
+GREEDY_VARIANTS = ("Breakthrough", "Teeko")  # Fig. 6
+MOVE_CAP = 100  # "Games are terminated automatically after 100 moves" (V-A): a draw
+C_PUCT = math.sqrt(2.0)
+C_UCB1 = math.sqrt(2.0)
+PRUNED_FEATURES = 15
+
+PRESETS = {
+    "smoke": dict(variants=["Teeko", "Hex (7x7)"], strategies=["combine_random", "correlation_based"],
+                  self_play_games=2, checkpoints=[1, 2], pruned_games=1, pruned_checkpoints=[0, 1], playouts=10,
+                  games_per_cell=2, handmade_games=2, max_instances=8, slowdown_seconds=0.01, slowdown_repeats=1),
+    "quick": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=10, checkpoints=[1, 5, 10],
+                  pruned_games=5, pruned_checkpoints=[0, 5], playouts=100, games_per_cell=20, handmade_games=100,
+                  max_instances=16, slowdown_seconds=0.1, slowdown_repeats=3),
+    "paper": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
+                  checkpoints=[1, 25, 50, 100, 200], pruned_games=100, pruned_checkpoints=[0, 25, 50, 75, 100],
+                  playouts=10_000, games_per_cell=200, handmade_games=200, max_instances=0, slowdown_seconds=5.0,
+                  slowdown_repeats=5),
+}
+DEFAULTS = dict(seed=2019)
+PARAMETERS = {
+    "variants": Param("choice", many=True, choices=tuple(VARIANTS)),
+    "strategies": Param("choice", many=True, choices=STRATEGIES),
+    "self_play_games": integer(1, 100_000),
+    "checkpoints": integer(1, 100_000, many=True),
+    "pruned_games": integer(0, 100_000),
+    "pruned_checkpoints": integer(0, 100_000, many=True),
+    "playouts": integer(1, MAX_PLAYOUTS),
+    "games_per_cell": GAMES_PER_CELL,
+    "handmade_games": integer(0, 10_000_000),
+    "max_instances": integer(0, 10_000),
+    "slowdown_seconds": number(0.001, 600.0),
+    "slowdown_repeats": integer(1, 1000),
+    "seed": SEED,
+}
+
+
+def settings(preset: str = "quick", **overrides) -> dict:
+    """The preset's parameters with ``overrides`` applied (``None`` values are ignored), checked together."""
+    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides, PARAMETERS)
+    for key in ("variants", "strategies", "checkpoints", "pruned_checkpoints"):
+        if not isinstance(result[key], (list, tuple)):
+            result[key] = [result[key]]
+        result[key] = list(result[key])
+    for key in ("variants", "strategies", "checkpoints"):
+        if not result[key]:
+            raise ValueError(f"{key} is empty: give at least one value")
+    if max(result["checkpoints"]) > result["self_play_games"]:
+        raise ValueError(f"checkpoints {result['checkpoints']} go beyond self_play_games={result['self_play_games']}")
+    if result["pruned_checkpoints"] and max(result["pruned_checkpoints"]) > result["pruned_games"]:
+        raise ValueError(f"pruned_checkpoints {result['pruned_checkpoints']} go beyond "
+                         f"pruned_games={result['pruned_games']}")
+    result["games_per_cell"] = check_int("games_per_cell", result["games_per_cell"], 1, 10_000_000)
+    return result
+
+
+def make_experiment(results_dir, preset: str = "quick", **overrides) -> "FeatureBiasing":
+    """The four-stage experiment of ``preset`` (see the module docstring), stored under ``results_dir``."""
+    return FeatureBiasing(Path(results_dir), settings(preset, **overrides))
+
+
+# ---- the experiment ---------------------------------------------------------------------------------------------
+def uct_opponent(playouts: int):
+    """The paper's benchmark: UCT, C = sqrt(2), uniform playouts, trees reused (V-A)."""
+    return make_agent("uct", playouts, c=C_UCB1, tree_reuse=True)
+
+
+def biased_agent(playouts: int, policy: str, biased_playouts: bool = False):
+    """Biased MCTS as in self-play, playing the most visited move (V-A)."""
+    return make_agent("puct", playouts, c=C_PUCT, tree_reuse=True, policy=policy, biased_playouts=biased_playouts)
+
+
+@dataclass(frozen=True)
+class FeatureBiasing:
+    """The experiment: self-play configs, evaluation conditions (known once the policies exist), where it is
+    stored.  Quacks like ``ppalib.experiments.Experiment`` where the notebooks' setup needs it (``name``,
+    ``seed``, ``results_dir``, ``store``, ``conditions``, ``planned``)."""
+    results_dir: Path
+    settings: dict
+    name: str = NAME
+
+    @property
+    def seed(self) -> int:
+        return int(self.settings["seed"])
+
+    @property
+    def games_per_condition(self) -> int:
+        return int(self.settings["games_per_cell"])
+
+    @property
+    def store(self) -> ResultsStore:
+        return ResultsStore(self.results_dir)
+
+    @property
+    def selfplay_dir(self) -> Path:
+        return self.results_dir / "selfplay"
+
+    @property
+    def progress_dir(self) -> Path:
+        return self.results_dir / "selfplay-progress"  # ignored by git: the runs' resumable state
+
+    @property
+    def policies_dir(self) -> Path:
+        """The learned policies, by content hash (``ppalib.features.artefact``)."""
+        return self.results_dir / "policies"
+
+    # -- stage 1 and 2 configs ----------------------------------------------------------------------------------
+    def grown_configs(self) -> list:
+        from ..training.selfplay import SelfPlayConfig
+        s = self.settings
+        return [SelfPlayConfig(*VARIANTS[v], strategy=strategy, games=s["self_play_games"],
+                               playouts=s["playouts"], checkpoints=tuple(s["checkpoints"]), seed=self.seed,
+                               move_cap=MOVE_CAP, c=C_PUCT, max_instances=s["max_instances"])
+                for v in s["variants"] for strategy in s["strategies"]]
+
+    def record_of(self, config) -> dict | None:
+        path = self.selfplay_dir / f"{config.run_id}.json"
+        if not path.exists():
+            return None
+        record = json.loads(path.read_text())
+        return record if record["games_done"] >= config.games else None
+
+    def pruned_config(self, grown) -> "object | None":
+        """The frozen-set run continuing ``grown`` (None until ``grown`` is finished and pruned)."""
+        from ..training.selfplay import SelfPlayConfig
+        record = self.record_of(grown)
+        s = self.settings
+        if record is None or not s["pruned_games"] and not s["pruned_checkpoints"]:
+            return None
+        pruned_hash = record.get("pruned_policy")
+        if pruned_hash is None:
+            return None
+        return SelfPlayConfig(grown.game, grown.size, strategy=grown.strategy, games=s["pruned_games"],
+                              playouts=s["playouts"], checkpoints=tuple(s["pruned_checkpoints"]), seed=self.seed,
+                              initial_policy=pruned_hash, grow=False, move_cap=MOVE_CAP, c=C_PUCT)
+
+    # -- stage 3: evaluation conditions -------------------------------------------------------------------------
+    def labelled_conditions(self) -> list[tuple[dict, Condition]]:
+        """(labels, condition) for every evaluation whose policy exists: labels variant, strategy, stage,
+        checkpoint."""
+        s = self.settings
+        options = (("ply_cap", MOVE_CAP),)
+        out = []
+        by_variant = {v: VARIANTS[v] for v in s["variants"]}
+        for grown in self.grown_configs():
+            variant = next(v for v, gs in by_variant.items() if gs == (grown.game, grown.size))
+            record = self.record_of(grown)
+            if record is None:
+                continue
+            uct = uct_opponent(s["playouts"])
+            for checkpoint, policy in record["checkpoints"].items():
+                labels = dict(variant=variant, strategy=grown.strategy, stage="grown", checkpoint=int(checkpoint))
+                out.append((labels, Condition(grown.game, grown.size, biased_agent(s["playouts"], policy), uct,
+                                              options)))
+                if variant in GREEDY_VARIANTS:
+                    out.append(({**labels, "stage": "greedy"},
+                                Condition(grown.game, grown.size, make_agent("greedy", 1, policy=policy), uct,
+                                          options)))
+            pruned = self.pruned_config(grown)
+            pruned_record = None if pruned is None else self.record_of(pruned)
+            if pruned_record is not None:
+                for checkpoint, policy in pruned_record["checkpoints"].items():
+                    labels = dict(variant=variant, strategy=grown.strategy, stage="pruned",
+                                  checkpoint=int(checkpoint))
+                    out.append((labels, Condition(grown.game, grown.size, biased_agent(s["playouts"], policy), uct,
+                                                  options)))
+        if "Yavalath" in s["variants"] and s["handmade_games"]:
+            policy = self.handmade_policy()
+            out.append((dict(variant="Yavalath", strategy="handmade", stage="handmade", checkpoint=0),
+                        Condition("yavalath", 5, biased_agent(s["playouts"], policy.content_hash, True),
+                                  uct_opponent(s["playouts"]), options)))
+        return out
+
+    def handmade_policy(self):
+        from ..features.handmade import yavalath_handmade_policy
+        from ..games import make_game
+        policy = yavalath_handmade_policy(make_game("yavalath", 5, ply_cap=MOVE_CAP))
+        policy.save(self.policies_dir)
+        return policy
+
+    @property
+    def conditions(self) -> tuple:
+        return tuple(c for _, c in self.labelled_conditions())
+
+    def experiment(self, stage_filter=None) -> Experiment | None:
+        """The evaluation games of the conditions known now (``stage_filter``: a set of stages), as an
+        ``Experiment``; the hand-made Yavalath cell gets its own game count."""
+        labelled = [(lab, c) for lab, c in self.labelled_conditions()
+                    if (stage_filter is None or lab["stage"] in stage_filter)]
+        if not labelled:
+            return None
+        games = self.settings["handmade_games"] if stage_filter == {"handmade"} else self.games_per_condition
+        return Experiment(NAME, tuple(c for _, c in labelled), games, self.seed, self.results_dir)
+
+    def planned(self) -> list:
+        planned = []
+        for stages in ({"grown", "pruned", "greedy"}, {"handmade"}):
+            exp = self.experiment(stages)
+            if exp is not None:
+                planned += exp.planned()
+        return planned
+
+
+# ---- running it ---------------------------------------------------------------------------------------------
+def _self_play(experiment: FeatureBiasing, configs: list, executor, progress: bool, desc: str) -> None:
+    from tqdm.auto import tqdm
+    from ..features.artefact import load_policy
+    from ..training.selfplay import prune, run_self_play_job
+    todo = [c for c in configs if experiment.record_of(c) is None]
+    bar = tqdm(total=len(configs), initial=len(configs) - len(todo), desc=desc, unit="run", disable=not progress)
+    experiment.selfplay_dir.mkdir(parents=True, exist_ok=True)
+    for records in executor.run(run_self_play_job, [[c] for c in todo], str(experiment.progress_dir),
+                                str(experiment.policies_dir)):
+        for record in records:
+            if record["config"]["grow"]:
+                final = record["checkpoints"][str(max(int(k) for k in record["checkpoints"]))]
+                pruned = prune(load_policy(final, [experiment.policies_dir]), PRUNED_FEATURES)
+                pruned.save(experiment.policies_dir)
+                record["pruned_policy"] = pruned.content_hash
+            path = experiment.selfplay_dir / f"{record['run_id']}.json"
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+            tmp.replace(path)
+            bar.update(1)
+    bar.close()
+
+
+def run(experiment: FeatureBiasing, executor="process", *, workers=None, scheduler_address=None,
+        progress: bool = True) -> dict:
+    """Every stage not done yet; returns ``frames(experiment)``."""
+    import os
+    from ..experiments import make_executor, run as run_games
+    from ..features.artefact import POLICY_PATH_VARIABLE
+    # Workers (started below, they inherit the environment) load the policies by hash from this run's folder too.
+    folders = [str(experiment.policies_dir), *filter(None, os.environ.get(POLICY_PATH_VARIABLE, "").split(os.pathsep))]
+    os.environ[POLICY_PATH_VARIABLE] = os.pathsep.join(dict.fromkeys(folders))
+    pool = make_executor(executor, workers, scheduler_address)
+    grown = experiment.grown_configs()
+    _self_play(experiment, grown, pool, progress, "self-play (growing sets)")
+    pruned = [p for p in (experiment.pruned_config(g) for g in grown) if p is not None]
+    if pruned:
+        _self_play(experiment, pruned, pool, progress, "self-play (pruned sets)")
+    for stages in ({"grown", "pruned", "greedy"}, {"handmade"}):
+        exp = experiment.experiment(stages)
+        if exp is not None:
+            run_games(exp, pool, progress=progress)
+    measure_slowdowns(experiment, progress)
+    return frames(experiment)
+
+
+def measure_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.DataFrame:
+    """Fig. 5 and 8's slowdowns (Correlation-based policies, final checkpoints; the hand-made Yavalath agent),
+    measured once and stored in ``slowdowns.csv`` (a timing on this machine, not a deterministic result)."""
+    from tqdm.auto import tqdm
+    from ..games import make_game
+    from ..training.slowdown import slowdown
+    path = experiment.results_dir / "slowdowns.csv"
+    done = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=["policy"])
+    s = experiment.settings
+    todo = []
+    for labels, condition in experiment.labelled_conditions():
+        final = max(s["checkpoints"]) if labels["stage"] == "grown" else (
+            max(s["pruned_checkpoints"]) if labels["stage"] == "pruned" else 0)
+        wanted = labels["stage"] == "handmade" or (labels["stage"] in ("grown", "pruned")
+                                                   and labels["strategy"] == "correlation_based")
+        if wanted and labels["checkpoint"] == final and condition.agent.policy not in set(done["policy"]):
+            todo.append((labels, condition))
+    rows = []
+    for labels, condition in tqdm(todo, desc="slowdowns", unit="policy", disable=not progress):
+        game = make_game(condition.game, condition.size, **dict(condition.game_options))
+        agent = condition.agent
+        measured = slowdown(game, agent if agent.biased_playouts else agent.policy,
+                            seconds_per_move=s["slowdown_seconds"], repeats=s["slowdown_repeats"], seed=experiment.seed)
+        rows.append({**{k: labels[k] for k in ("variant", "strategy", "stage")}, "policy": agent.policy,
+                     "uct_iterations": measured["uct_iterations_mean"],
+                     "biased_iterations": measured["biased_iterations_mean"],
+                     "slowdown": measured["ratio"], "seconds_per_move": s["slowdown_seconds"],
+                     "repeats": s["slowdown_repeats"], "machine": platform.node() or "unknown"})
+    if rows:
+        done = pd.concat([done.dropna(axis=1, how="all"), pd.DataFrame(rows)], ignore_index=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        done.to_csv(path, index=False)
+    return done
+
+
+def frames(experiment: FeatureBiasing) -> dict:
+    """``evaluations`` (one row per evaluation condition: labels, games, wins) and ``slowdowns`` (tidy frames of
+    ``soemers2019_report``), plus ``games`` (every stored evaluation game) and ``selfplay`` (one row per self-play
+    game)."""
+    labelled = experiment.labelled_conditions()
+    stored = experiment.store.load()
+    rows = []
+    for labels, condition in labelled:
+        limit = experiment.settings["handmade_games"] if labels["stage"] == "handmade" else \
+            experiment.games_per_condition
+        mine = stored[(stored["condition_id"] == condition.id) & (stored["game_index"] < limit)]
+        rows.append({**labels, "condition_id": condition.id, "games": len(mine),
+                     "wins": float(mine["agent_result"].sum()) if len(mine) else 0.0,
+                     "policy": getattr(condition.agent, "policy", "")})
+    evaluations = pd.DataFrame(rows)
+    path = experiment.results_dir / "slowdowns.csv"
+    slowdowns = pd.read_csv(path) if path.exists() else pd.DataFrame(
+        columns=["variant", "strategy", "stage", "uct_iterations", "biased_iterations", "slowdown"])
+    games = []
+    for config in experiment.grown_configs():
+        record = experiment.record_of(config)
+        if record is None:
+            continue
+        variant = next(v for v, gs in VARIANTS.items() if gs == (config.game, config.size))
+        for g in record["games"]:
+            games.append({"variant": variant, "strategy": config.strategy, **g})
+    return {"evaluations": evaluations, "slowdowns": slowdowns, "selfplay": pd.DataFrame(games)}
+
+
+__all__ = ["NAME", "VARIANTS", "STRATEGIES", "PRESETS", "PARAMETERS", "settings", "make_experiment",
+           "FeatureBiasing", "run", "frames", "measure_slowdowns", "uct_opponent", "biased_agent"]
