@@ -39,11 +39,15 @@ def win_rates(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """Games, wins and win rate (percent) with its Wilson 95% interval, per group of ``by``."""
     grouped = frame.groupby(by, sort=False, dropna=False)["agent_result"]  # NaN keys (no opponent alpha) stay
     table = pd.DataFrame({"games": grouped.size(), "wins": grouped.sum()}).reset_index()
-    low, high = proportion_confint(table["wins"], table["games"], alpha=ALPHA, method="wilson")
     table["win_rate"] = 100 * table["wins"] / table["games"]
-    table["ci_low"] = 100 * np.asarray(low)
-    table["ci_high"] = 100 * np.asarray(high)
+    table["ci_low"], table["ci_high"] = wilson_interval(table["wins"], table["games"])
     return table
+
+
+def wilson_interval(wins, games) -> tuple[np.ndarray, np.ndarray]:
+    """The Wilson 95% interval (percent) of ``wins`` out of ``games`` (arrays or scalars; draws as half wins)."""
+    low, high = proportion_confint(wins, games, alpha=ALPHA, method="wilson")
+    return 100 * np.asarray(low, dtype=float), 100 * np.asarray(high, dtype=float)
 
 
 def percent_is_count(percent: float, n: int) -> bool:

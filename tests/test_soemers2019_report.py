@@ -1,0 +1,261 @@
+"""Notebook 04's reading side (ppalib.papers.soemers2019_report) on synthetic frames: the figures build for full
+and partial data, the claims table's verdicts flip with the data, and the transcribed claims file is all used."""
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from ppalib import paths  # noqa: E402
+from ppalib.papers import soemers2019_report as r  # noqa: E402
+
+GROWN, PRUNED = [1, 5, 10], [0, 5]
+
+
+def _row(variant, strategy, stage, checkpoint, wins, games=200):
+    return dict(variant=variant, strategy=strategy, stage=stage, checkpoint=checkpoint, games=games,
+                wins=float(wins), condition_id=f"{variant}/{strategy}/{stage}/{checkpoint}")
+
+
+def evaluations(final_wins=None, default=110, variants=r.VARIANTS, stages=("grown", "pruned", "greedy", "handmade")):
+    """Every condition at ``default`` wins of 200, except ``final_wins[(variant, stage, strategy)]`` at the final
+    checkpoint (strategy None: every strategy)."""
+    final_wins = final_wins or {}
+    rows = []
+    for variant in variants:
+        for strategy in r.STRATEGIES:
+            for stage, checkpoints in (("grown", GROWN), ("pruned", PRUNED), ("greedy", GROWN)):
+                if stage not in stages or (stage == "greedy" and variant not in ("Breakthrough", "Teeko")):
+                    continue
+                for c in checkpoints:
+                    wins = default
+                    if c == checkpoints[-1]:
+                        wins = final_wins.get((variant, stage, strategy),
+                                              final_wins.get((variant, stage, None), default))
+                    rows.append(_row(variant, strategy, stage, c, wins))
+    if "handmade" in stages and "Yavalath" in variants:
+        rows.append(_row("Yavalath", "handmade", "handmade", 0, final_wins.get(("Yavalath", "handmade", None), 186)))
+    return pd.DataFrame(rows)
+
+
+def slowdowns(values=None, variants=r.VARIANTS):
+    values = values or {}
+    rows = []
+    for i, variant in enumerate(variants):
+        for stage in ("grown", "pruned"):
+            for strategy in r.STRATEGIES:
+                s = values.get((variant, stage), 1.5 + i * 0.5 if stage == "grown" else 1.2)
+                rows.append(dict(variant=variant, stage=stage, strategy=strategy, uct_iterations=1000.0,
+                                 biased_iterations=1000.0 / s, slowdown=s))
+    if "Yavalath" in variants:
+        s = values.get(("Yavalath", "handmade"), 30.0)
+        rows.append(dict(variant="Yavalath", stage="handmade", strategy="handmade", uct_iterations=1000.0,
+                         biased_iterations=1000.0 / s, slowdown=s))
+    return pd.DataFrame(rows)
+
+
+def verdict(table, claim_id, variant=None, quantity_index=0):
+    rows = table[(table["claim_id"] == claim_id) & ((table["variant"] == variant) if variant else True)]
+    return rows["verdict"].iloc[quantity_index]
+
+
+# ---- the transcribed claims -----------------------------------------------------------------------------------
+def test_the_claims_file_loads_and_every_claim_it_lists_is_tested():
+    paper = r.paper_claims()
+    assert list(paper.columns) == ["claim_id", "variant", "quantity", "paper_value", "paper_words", "source"]
+    assert {"design", "significant_gain", "handmade_win_rate"} <= set(paper["claim_id"])
+    table = r.claims_table(evaluations(), slowdowns())
+    assert set(table["claim_id"]) == set(paper["claim_id"]) - {"design"}
+    assert len(table) == (paper["claim_id"] != "design").sum()
+    # the design rows phrase the claims: the paper's 200 games, 15 features, hand-made weights
+    assert table["claim"].str.contains("after 200 self-play games").any()
+    assert table["claim"].str.contains("15 features").any()
+    assert table["claim"].str.contains(r"\+3000, -1000").any()
+    numbers = paper.set_index(["claim_id", "quantity", "variant"])["paper_value"]
+    assert numbers[("handmade_win_rate", "win_rate", "Yavalath")] == 93
+    assert numbers[("handmade_slowdown", "slowdown", "Yavalath")] == 30
+    assert numbers[("slowdown_worst", "slowdown", "Yavalath")] == 8
+    assert numbers[("greedy_competitive", "best_win_rate", "Teeko")] == 40
+    assert sorted(paper.loc[paper["quantity"] == "grown_checkpoint", "paper_value"]) == [1, 25, 50, 100, 200]
+    assert (paths.PAPER_DATA / "README.md").read_text().count(r.CLAIMS_FILE) >= 1
+
+
+def test_no_data_leaves_every_claim_untested():
+    table = r.claims_table(None, None)
+    assert set(table.columns) >= {"claim", "paper", "ours", "test", "verdict"}
+    assert (table["verdict"] == r.NO_DATA).all()
+    empty = r.claims_table(evaluations().iloc[:0], slowdowns().iloc[:0])
+    assert (empty["verdict"] == r.NO_DATA).all()
+
+
+def test_missing_columns_are_named():
+    with pytest.raises(ValueError, match="wins"):
+        r.claims_table(evaluations().drop(columns="wins"), slowdowns())
+
+
+# ---- verdicts flip with the data ------------------------------------------------------------------------------
+def test_significant_gain_needs_the_best_strategy_significantly_above_half():
+    gain = r.claims_table(evaluations({("Breakthrough", "grown", "combine_max"): 150}, default=100), slowdowns())
+    row = gain[(gain["claim_id"] == "significant_gain") & (gain["variant"] == "Breakthrough")].iloc[0]
+    assert row["verdict"] == r.UPHELD
+    assert "Combine Max 75.0%" in row["ours"] and "150/200 games at checkpoint 10" in row["ours"]
+    assert "binomial" in row["test"] and "Bonferroni x4" in row["test"] and "p=" in row["test"]
+    flat = r.claims_table(evaluations(default=100), slowdowns())
+    assert verdict(flat, "significant_gain", "Breakthrough") == r.NOT_UPHELD
+    # a variant not run is untested, the others still tested
+    partial = r.claims_table(evaluations({("Othello", "grown", None): 150}, default=100,
+                                         variants=["Othello", "Yavalath"]), slowdowns())
+    assert verdict(partial, "significant_gain", "Breakthrough") == r.NO_DATA
+    assert verdict(partial, "significant_gain", "Othello") == r.UPHELD
+
+
+def test_smaller_gain_per_variant_and_often_significant_in_the_group():
+    data = evaluations({("Connect Four", "grown", None): 150, ("Hex (7x7)", "grown", None): 150,
+                        ("Knightthrough", "grown", None): 104}, default=100)
+    table = r.claims_table(data, slowdowns())
+    assert verdict(table, "smaller_gain", "Knightthrough") == r.UPHELD      # 52%: ahead, not significant
+    assert verdict(table, "smaller_gain", "all") == r.UPHELD                # 2 of 3 significant
+    data = evaluations({("Connect Four", "grown", None): 150}, default=100)
+    table = r.claims_table(data, slowdowns())
+    assert verdict(table, "smaller_gain", "all") == r.NOT_UPHELD             # 1 of 3
+    assert verdict(table, "smaller_gain", "Hex (7x7)") == r.NOT_UPHELD      # exactly 50%
+
+
+def test_gomoku_no_change_and_yavalath_worse():
+    table = r.claims_table(evaluations({("Yavalath", "grown", None): 60}, default=100), slowdowns())
+    assert verdict(table, "no_change", "Gomoku") == r.UPHELD
+    assert verdict(table, "significantly_worse", "Yavalath") == r.UPHELD
+    table = r.claims_table(evaluations({("Gomoku", "grown", "add_random"): 160,
+                                        ("Yavalath", "grown", None): 60, ("Yavalath", "grown", "combine_max"): 95},
+                                       default=100), slowdowns())
+    assert verdict(table, "no_change", "Gomoku") == r.NOT_UPHELD
+    assert verdict(table, "significantly_worse", "Yavalath") == r.NOT_UPHELD  # one strategy near 50%
+    one = evaluations(default=100)
+    one = one[(one["stage"] != "grown") | (one["checkpoint"] == GROWN[-1])]
+    assert r.claims_table(one, slowdowns())["verdict"][lambda v: v.str.startswith("untested: one")].size >= 1
+
+
+def test_correlation_based_never_worse_and_better_somewhere():
+    fair = r.claims_table(evaluations(default=100), slowdowns())
+    assert verdict(fair, "correlation_never_worse") == r.UPHELD
+    assert verdict(fair, "correlation_better_somewhere") == r.NOT_UPHELD
+    assert "Holm" in fair.loc[fair["claim_id"] == "correlation_never_worse", "test"].iloc[0]
+    assert "30 comparisons" in fair.loc[fair["claim_id"] == "correlation_never_worse", "test"].iloc[0]
+    behind = r.claims_table(evaluations({("Othello", "grown", "correlation_based"): 50}, default=100), slowdowns())
+    assert verdict(behind, "correlation_never_worse") == r.NOT_UPHELD
+    ahead = r.claims_table(evaluations({("Othello", "grown", "correlation_based"): 160}, default=100), slowdowns())
+    assert verdict(ahead, "correlation_never_worse") == r.UPHELD
+    assert verdict(ahead, "correlation_better_somewhere") == r.UPHELD
+    # a difference that one test would call significant but Holm over 30 comparisons does not
+    edge = r.claims_table(evaluations({("Othello", "grown", "correlation_based"): 78}, default=100), slowdowns())
+    assert verdict(edge, "correlation_never_worse") == r.UPHELD
+
+
+def test_reference_rates_greedy_and_handmade():
+    table = r.claims_table(evaluations({("Teeko", "greedy", "add_random"): 80, ("Yavalath", "handmade", None): 186},
+                                       default=20), slowdowns())
+    assert verdict(table, "greedy_competitive", "Teeko") == r.UPHELD         # 40% of 200
+    assert verdict(table, "greedy_competitive", "Breakthrough") == r.NOT_UPHELD  # 10%
+    assert verdict(table, "handmade_win_rate", "Yavalath") == r.UPHELD
+    low = r.claims_table(evaluations({("Yavalath", "handmade", None): 150}), slowdowns())
+    assert verdict(low, "handmade_win_rate", "Yavalath") == r.NOT_UPHELD     # 75% vs 93%
+
+
+def test_slowdowns_rank_and_tolerance():
+    table = r.claims_table(evaluations(), slowdowns({("Yavalath", "grown"): 8.0}))
+    rows = table[table["claim_id"] == "slowdown_worst"]
+    assert list(rows["verdict"]) == [r.UPHELD, r.UPHELD]
+    table = r.claims_table(evaluations(), slowdowns({("Yavalath", "grown"): 2.0, ("Yavalath", "handmade"): 100.0}))
+    rows = table[table["claim_id"] == "slowdown_worst"]
+    assert list(rows["verdict"]) == [r.NOT_UPHELD, r.NOT_UPHELD]              # rank 9 of 10; 4x off
+    assert verdict(table, "handmade_slowdown", "Yavalath") == r.NOT_UPHELD
+    assert verdict(table, "pruned_yavalath_improved", "Yavalath", 1) == r.UPHELD  # 1.2x < 2.0x
+
+
+def test_pruned_claims():
+    table = r.claims_table(evaluations({("Knightthrough", "pruned", None): 140, ("Yavalath", "pruned", None): 80,
+                                        ("Yavalath", "grown", None): 40}), slowdowns())
+    assert verdict(table, "pruned_gain", "Knightthrough") == r.UPHELD
+    assert verdict(table, "pruned_yavalath_improved", "Yavalath", 0) == r.UPHELD
+    assert verdict(table, "pruned_yavalath_still_worse", "Yavalath") == r.UPHELD
+    table = r.claims_table(evaluations(default=100), slowdowns())
+    assert verdict(table, "pruned_gain", "Knightthrough") == r.NOT_UPHELD
+    assert verdict(table, "pruned_yavalath_improved", "Yavalath", 0) == r.NOT_UPHELD
+    assert verdict(table, "pruned_yavalath_still_worse", "Yavalath") == r.NOT_UPHELD
+
+
+def test_rates_sum_rows_of_one_condition_and_use_the_wilson_interval():
+    data = pd.concat([evaluations(variants=["Teeko"], stages=("grown",))] * 2)
+    rates = r.evaluation_rates(data)
+    assert (rates["games"] == 400).all()
+    low, high = r.wilson_interval(220.0, 400.0)
+    assert rates["ci_low"].iloc[0] == pytest.approx(float(low))
+    assert rates["ci_high"].iloc[0] == pytest.approx(float(high))
+
+
+# ---- figures --------------------------------------------------------------------------------------------------
+def _texts(fig):
+    return [t.get_text() for ax in fig.axes for t in ax.texts]
+
+
+@pytest.mark.parametrize("stage", ["grown", "pruned"])
+def test_learning_curves_full_and_partial(stage):
+    fig = r.learning_curves(evaluations(), stage=stage)
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(visible) == 10 and "not run" not in _texts(fig)
+    assert [ax.get_title() for ax in visible] == r.VARIANTS
+    assert len(visible[0].lines) == 4 + 1                                   # strategies and the 50% line
+    plt.close(fig)
+    fig = r.learning_curves(evaluations(variants=["Teeko", "Othello"]), stage=stage)
+    assert _texts(fig).count("not run") == 8
+    plt.close(fig)
+    fig = r.learning_curves(None, stage=stage)
+    assert _texts(fig).count("not run") == 10
+    plt.close(fig)
+
+
+def test_learning_curves_draw_into_given_axes():
+    fig, axes = plt.subplots(2, 5)
+    assert r.learning_curves(evaluations(), ax_grid=axes) is fig
+    with pytest.raises(ValueError, match="axes"):
+        r.learning_curves(evaluations(), ax_grid=axes[0])
+    plt.close("all")
+
+
+@pytest.mark.parametrize("stage", ["grown", "pruned"])
+def test_win_vs_slowdown_full_partial_and_empty(stage):
+    fig = r.win_vs_slowdown(evaluations(), slowdowns(), stage=stage)
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log"
+    labels = _texts(fig)
+    assert set(r.VARIANTS) <= set(labels) and "Yavalath (hand-made)" in labels
+    plt.close(fig)
+    fig = r.win_vs_slowdown(evaluations(variants=["Teeko"]), slowdowns(variants=["Teeko", "Gomoku"]), stage=stage)
+    missing = [t for t in _texts(fig) if t.startswith("not run: ")]
+    assert len(missing) == 1 and "Gomoku" in missing[0] and "Teeko" not in missing[0]
+    plt.close(fig)
+    fig = r.win_vs_slowdown(None, None, stage=stage)
+    assert "not run" in _texts(fig)
+    plt.close(fig)
+
+
+def test_greedy_curves_full_and_partial():
+    fig = r.greedy_curves(evaluations())
+    assert [ax.get_title() for ax in fig.axes] == ["Breakthrough", "Teeko"]
+    assert "not run" not in _texts(fig)
+    plt.close(fig)
+    fig = r.greedy_curves(evaluations(stages=("grown",)))
+    assert _texts(fig).count("not run") == 2
+    plt.close(fig)
+
+
+def test_strategy_colours_are_the_same_in_every_figure():
+    fig = r.learning_curves(evaluations())
+    colours = {line.get_label(): matplotlib.colors.to_hex(line.get_color()) for line in fig.axes[0].lines}
+    assert colours["Correlation-based"] == r.STRATEGY_COLOURS["correlation_based"]
+    plt.close(fig)
+    fig = r.greedy_curves(evaluations())
+    colours = {line.get_label(): matplotlib.colors.to_hex(line.get_color()) for line in fig.axes[0].lines}
+    assert colours["Add Random"] == r.STRATEGY_COLOURS["add_random"]
+    plt.close(fig)
