@@ -19,6 +19,10 @@ EXPECTED_OUTPUTS = {  # what each notebook writes to figures_dir at the smoke pr
     "02_ppaf_2016": {"table2.md", "table10.md", "claims.md", "claims.csv", "sweeps.png", "sweeps.svg"},
     "03_adaptive_rave_2013": {"headline.md", "headline.csv", "figures_1_4.png", "figures_1_4.svg",
                               "figures_1_4.csv"},
+    "04_feature_biasing_2019": {"fig4_learning_curves.png", "fig5_win_vs_slowdown.png", "fig6_greedy.png",
+                                "fig7_pruned_learning_curves.png", "fig8_pruned_win_vs_slowdown.png",
+                                "fig10_top_features.png", "claims.md", "claims.csv", "evaluations.csv",
+                                "slowdowns.csv", "yavalath_handmade.md", "budgets.md"},
 }
 
 
@@ -95,7 +99,7 @@ def test_reproduce_smoke_writes_executed_copies_figures_and_tables(smoke_run):
         assert any(cell.get("outputs") for cell in executed.cells if cell.cell_type == "code")
         names = {p.name for p in (output / "smoke" / "figures" / source.stem).iterdir()}
         assert EXPECTED_OUTPUTS[source.stem] <= names, source.stem
-    for paper in ("ppa2015", "ppaf2016", "adaptive_rave2013"):
+    for paper in ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019"):
         assert list((output / "smoke" / "results" / paper).glob("part-*.parquet")), paper
 
 

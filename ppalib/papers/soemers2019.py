@@ -377,5 +377,61 @@ def frames(experiment: FeatureBiasing) -> dict:
     return {"evaluations": evaluations, "slowdowns": slowdowns, "selfplay": pd.DataFrame(games)}
 
 
+def final_policy(experiment: FeatureBiasing, variant: str, strategy: str = "correlation_based") -> str | None:
+    """The content hash of the last checkpoint policy of the growing-set run of (variant, strategy), if run."""
+    for config in experiment.grown_configs():
+        if VARIANTS[variant] == (config.game, config.size) and config.strategy == strategy:
+            record = experiment.record_of(config)
+            if record is not None:
+                return record["checkpoints"][str(max(int(k) for k in record["checkpoints"]))]
+    return None
+
+
+def draw_top_features(experiment: FeatureBiasing, variants=None, strategy: str = "correlation_based",
+                      count: int = 2):
+    """Fig. 10's style for every variant: the ``count`` learned features of largest |theta| of the final
+    ``strategy`` policy, drawn on the board (from the perspective of the player to move), weights in the titles."""
+    import matplotlib.pyplot as plt
+    from ..features import draw_feature
+    from ..features.artefact import load_policy
+    variants = [v for v in (variants or experiment.settings["variants"]) if final_policy(experiment, v, strategy)]
+    if not variants:
+        fig, ax = plt.subplots(figsize=(4, 2))
+        ax.text(0.5, 0.5, "no policy learned yet", ha="center", va="center")
+        ax.axis("off")
+        return fig
+    fig, axes = plt.subplots(len(variants), count, figsize=(3.2 * count, 3.0 * len(variants)), squeeze=False)
+    for row, variant in zip(axes, variants):
+        policy = load_policy(final_policy(experiment, variant, strategy), [experiment.policies_dir])
+        feature_set = policy.feature_set
+        order = sorted(range(len(policy.theta)), key=lambda i: (-abs(policy.theta[i]), i))[:count]
+        for ax, i in zip(row, order):
+            draw_feature(feature_set[i], feature_set.graph, ax=ax, title=False)
+            ax.set_title(f"{variant}: theta = {policy.theta[i]:+.2f}\n{feature_set[i].to_text()}", fontsize=6)
+        for ax in row[len(order):]:
+            ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def budget_comparison(experiment: FeatureBiasing, slowdowns: pd.DataFrame, ludii_seconds: float = 5.0):
+    """Per variant: the iterations a move our presets give, and what our UCT and Biased MCTS do in the paper's 5 s
+    of thinking, from the measured iterations per second in the first two moves (``slowdowns``)."""
+    rows = []
+    for variant in experiment.settings["variants"]:
+        mine = slowdowns[(slowdowns["variant"] == variant) & (slowdowns["stage"] == "grown")]
+        if mine.empty:
+            continue
+        seconds = float(mine["seconds_per_move"].iloc[0])
+        uct_rate = float(mine["uct_iterations"].mean()) / seconds
+        biased_rate = float(mine["biased_iterations"].mean()) / seconds
+        rows.append({"variant": variant, "playouts a move (this run)": experiment.settings["playouts"],
+                     "UCT iterations / s": round(uct_rate), "Biased MCTS iterations / s": round(biased_rate),
+                     f"UCT in {ludii_seconds:g} s": round(uct_rate * ludii_seconds),
+                     f"Biased MCTS in {ludii_seconds:g} s": round(biased_rate * ludii_seconds)})
+    return pd.DataFrame(rows)
+
+
 __all__ = ["NAME", "VARIANTS", "STRATEGIES", "PRESETS", "PARAMETERS", "settings", "make_experiment",
-           "FeatureBiasing", "run", "frames", "measure_slowdowns", "uct_opponent", "biased_agent"]
+           "FeatureBiasing", "run", "frames", "measure_slowdowns", "uct_opponent", "biased_agent", "final_policy",
+           "draw_top_features", "budget_comparison"]
