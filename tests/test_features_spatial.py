@@ -410,3 +410,45 @@ def test_features_draw_without_error(tmp_path):
     fig.savefig(path)
     plt.close("all")
     assert path.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("kind", ["square", "hex"])
+def test_combined_features_are_canonical_under_every_rotation_reflection_and_text_round_trip(kind):
+    # Found by self-play at Gomoku: a feature made by combining instances kept redundant elements when its
+    # rotation was chosen, so its text read back gave another canonical form and an equivalent feature was added
+    # twice.  Every equivalent writing must give one canonical feature.
+    import random
+    from ppalib.features import FeatureSet, atomic_features, combine_instances, rotations
+    from ppalib.games.graph import hex_rhombus_graph, square_graph
+    graph = square_graph(7, 7) if kind == "square" else hex_rhombus_graph(7)
+    feature_set = FeatureSet(atomic_features(graph, action="to"), graph)
+    instances = feature_set.instances
+    by_anchor = {}
+    for inst in instances:
+        by_anchor.setdefault(inst.to_cell, []).append(inst)
+    rng = random.Random(0)
+    made = []
+    for _ in range(300):
+        group = by_anchor[rng.choice(sorted(by_anchor))]
+        a, b = rng.choice(group), rng.choice(group)
+        try:
+            made.append(combine_instances(a, b, feature_set.features, graph))
+        except ValueError:
+            continue
+    for _ in range(100):  # combine again: three or four elements, some redundant
+        a, b = rng.choice(made), rng.choice(made)
+        ia = instantiate(a, 0, graph)
+        ib = instantiate(b, 1, graph)
+        pairs = [(x, y) for x in ia for y in ib if x.to_cell == y.to_cell]
+        if pairs:
+            x, y = rng.choice(pairs)
+            try:
+                made.append(combine_instances(x, y, [a, b], graph))
+            except ValueError:
+                continue
+    assert len(made) > 200
+    for feature in made:
+        assert Feature.from_text(feature.to_text()) == feature
+        for rotation in rotations(graph):
+            for reflection in (1, -1):
+                assert feature.transformed(rotation, reflection) == feature

@@ -121,6 +121,7 @@ def test_games_with_tree_reuse_are_deterministic_given_the_seed():
 
 def test_thinking_time_budget_records_the_iterations_done():
     game = make_game("go", 5)
+    Searcher(game, make_agent("uct", 1)).search(game.initial_state(), make_rng(0))  # compile outside the budget
     result = Searcher(game, make_agent("uct", 10_000_000, seconds_per_move=0.2)).search(game.initial_state(),
                                                                                        make_rng(0))
     # It stops soon after the budget, even on a busy machine.

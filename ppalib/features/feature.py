@@ -285,6 +285,14 @@ def _encode(elements, to_walk, from_walk):
 
 
 def _canonical(elements, to_walk, from_walk, allows_reflection):
+    # Turns are reduced and redundant elements dropped first: counted below, they would make the choice of rotation depend on how
+    # the feature was written, and two equivalent features (e.g. one made by combining instances and its own
+    # text read back) could get two different canonical forms, so that a duplicate goes unnoticed.
+    to_walk, from_walk = _transform(to_walk, 0, 1), _transform(from_walk, 0, 1)  # every turn reduced
+    simplified = simplify_elements(e.with_walk(_transform(e.walk, 0, 1)) for e in elements)
+    if simplified is None:
+        raise InconsistentFeature("elements " + ", ".join(str(e) for e in elements) + " can never hold together")
+    elements = simplified
     walks = [to_walk, from_walk] + [e.walk for e in elements]
     reflections = (1, -1) if allows_reflection else (1,)
     best = None

@@ -16,7 +16,8 @@ One iteration (Cazenave 2015, Alg. 7; Mehat & Vittaut 2013, section 2):
 
 1. **descend** from the root while the position has a tree entry, choosing moves by the selection rule;
 2. **expand**: at the first position without an entry, make one (its legal moves with zero statistics and, for
-   PUCT, their priors, computed once here);
+   PUCT, their priors, computed once: here when the playout draws its first move from them, else at the
+   entry's first descent);
 3. **playout** from there to the end of the game with the playout policy;
 4. **back up and learn**: every entry on the path counts the playout (its total, and the taken move's wins and
    playouts for the entry's player to move; for RAVE also the AMAF statistics), then the learning rule adapts the
@@ -202,6 +203,11 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                     best = selection.ucb1_rave(pool_stats, pool_amaf, off, count, node_total[node], settings.c,
                                                settings.k_rave, use_rave, rng)
                 else:
+                    if pool_prior[off] < 0.0:  # priors not computed yet (see the expansion)
+                        for j in range(count):
+                            moves[j] = pool_move[off + j]
+                        entry_priors(spec, state, moves, count, settings.with_context, prior_logits, features, theta,
+                                     owner_rel, moves_from, moves_to, scratch, pool_prior, off)
                     best = selection.puct(pool_stats, pool_prior, off, count, settings.c, rng)
                 move = pool_move[off + best]
                 if record:
@@ -248,8 +254,14 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 for i in range(2 * pool_used, 2 * (pool_used + n)):
                     pool_amaf[i] = 0.0
             if puct:
-                entry_priors(spec, state, moves, n, settings.with_context, prior_logits, features, theta, owner_rel,
-                             moves_from, moves_to, scratch, pool_prior, pool_used)
+                if settings.playout == PLAYOUT_PRIOR_FIRST and not in_playout:  # the playout draws from them now
+                    entry_priors(spec, state, moves, n, settings.with_context, prior_logits, features, theta,
+                                 owner_rel, moves_from, moves_to, scratch, pool_prior, pool_used)
+                else:
+                    # Computed at the entry's first descent instead (the same values: a function of the position);
+                    # most entries made by a playout's first move are never descended through, and computing their
+                    # priors cost about as much as the rest of an iteration at Hex.
+                    pool_prior[pool_used] = -1.0
             entries += 1
             pool_used += n
             if depth == 0:
