@@ -300,17 +300,37 @@ def run(experiment: FeatureBiasing, executor="process", *, workers=None, schedul
     folders = [str(experiment.policies_dir), *filter(None, os.environ.get(POLICY_PATH_VARIABLE, "").split(os.pathsep))]
     os.environ[POLICY_PATH_VARIABLE] = os.pathsep.join(dict.fromkeys(folders))
     pool = make_executor(executor, workers, scheduler_address)
+    import time
+    times = []
+
+    def timed(stage, fn, *args, **kwargs):
+        start = time.perf_counter()
+        fn(*args, **kwargs)
+        times.append({"stage": stage, "wall_seconds": round(time.perf_counter() - start, 1)})
+
     grown = experiment.grown_configs()
-    _self_play(experiment, grown, pool, progress, "self-play (growing sets)")
+    timed("self-play, growing sets", _self_play, experiment, grown, pool, progress, "self-play (growing sets)")
     pruned = [p for p in (experiment.pruned_config(g) for g in grown) if p is not None]
     if pruned:
-        _self_play(experiment, pruned, pool, progress, "self-play (pruned sets)")
-    for stages in ({"grown", "pruned", "greedy"}, {"handmade"}):
+        timed("self-play, pruned sets", _self_play, experiment, pruned, pool, progress, "self-play (pruned sets)")
+    for name, stages in (("evaluation", {"grown", "pruned", "greedy"}), ("hand-made Yavalath", {"handmade"})):
         exp = experiment.experiment(stages)
         if exp is not None:
-            run_games(exp, pool, progress=progress)
-    measure_slowdowns(experiment, progress)
+            timed(name, run_games, exp, pool, progress=progress)
+    timed("slowdowns", measure_slowdowns, experiment, progress)
+    _log_stage_times(experiment, times)
     return frames(experiment)
+
+
+def _log_stage_times(experiment: FeatureBiasing, times: list[dict]) -> None:
+    """Append this call's wall time per stage to ``stage_times.csv`` (a rerun that finds everything stored adds
+    near-zero times: the first rows of a run are the ones that did the work)."""
+    from datetime import datetime, timezone
+    path = experiment.results_dir / "stage_times.csv"
+    when = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    frame = pd.DataFrame([{**t, "finished_at": when, "machine": platform.node() or "unknown"} for t in times])
+    old = pd.read_csv(path) if path.exists() else None
+    (frame if old is None else pd.concat([old, frame], ignore_index=True)).to_csv(path, index=False)
 
 
 def measure_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.DataFrame:
