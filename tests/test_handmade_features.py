@@ -1,4 +1,4 @@
-"""The hand-made Yavalath features of Soemers, Piette & Browne 2019 (Fig. 9, section VI-D;
+"""The hand-made Yavalath features of Soemers, Piette & Browne 2019 (Fig. 9, section V-D;
 ppalib/features/handmade.py): each fires exactly where it should on hand-built positions (all six directions, both
 ends of a three, the loss patterns, not for the opponent's line, not where the line leaves the board), by the
 Python reference matcher and the compiled one; on positions of random games they agree with a line-counting

@@ -257,7 +257,7 @@ class PUCT(AgentConfig):
     gives the priors (``""``: uniform priors, or the per-move-code logits given to ``search``).
     ``prior_first_playout_move``: the playout's first move is drawn from the new entry's priors, the rest uniformly
     (the paper's section V-A, and that move's position gets an entry); ``biased_playouts``: every playout move is
-    drawn from the policy (the paper's hand-made Yavalath player, section VI-D; needs ``policy``)."""
+    drawn from the policy (the paper's hand-made Yavalath player, section V-D; needs ``policy``)."""
     c: float = math.sqrt(2.0)
     prior_first_playout_move: bool = True
     policy: str = ""

@@ -1,4 +1,4 @@
-"""Hand-made features: Yavalath's immediate win and loss detectors (Soemers, Piette & Browne 2019, section VI-D and
+"""Hand-made features: Yavalath's immediate win and loss detectors (Soemers, Piette & Browne 2019, section V-D and
 Fig. 9).
 
 The paper: "players win by making a line of four of their pieces, but lose by making a line of three of their pieces
@@ -66,11 +66,11 @@ YAVALATH_LOSS_MIDDLE = "rel:to=<{}>:pat=<els=[f{0}, f{1/2}]>"
 #: Not in the paper: the move completes a four in its middle (X X _ X); see the module docstring.
 YAVALATH_GAP_WIN = "rel:to=<{}>:pat=<els=[f{0}, f{1/2}, f{0,0}]>"
 
-#: The paper's three features (Fig. 9) and weights (section VI-D), in this order.
+#: The paper's three features (Fig. 9) and weights (section V-D), in this order.
 YAVALATH_FEATURES = (YAVALATH_WIN, YAVALATH_LOSS_END, YAVALATH_LOSS_MIDDLE)
 YAVALATH_WEIGHTS = (3000.0, -1000.0, -1000.0)
 
-_NOTE = ("hand-made Yavalath features of Soemers, Piette & Browne 2019, Fig. 9 / section VI-D: win +3000, "
+_NOTE = ("hand-made Yavalath features of Soemers, Piette & Browne 2019, Fig. 9 / section V-D: win +3000, "
          "two losses -1000 each (ppalib.features.handmade)")
 
 

@@ -313,7 +313,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 in_playout = True
                 continue
             elif settings.playout == PLAYOUT_FEATURES:
-                # Every playout move drawn from the apprentice's softmax (Soemers et al. 2019, VI-D: Yavalath's
+                # Every playout move drawn from the apprentice's softmax (Soemers et al. 2019, V-D: Yavalath's
                 # hand-made features "throughout complete play-outs").
                 while n > 0:
                     feature_logits(spec, state, moves, n, features, theta, owner_rel, moves_from, moves_to, scratch)

@@ -11,7 +11,7 @@ The experiment has four stages, each resumable (a rerun continues where an inter
 3. **evaluation**: every checkpoint policy as Biased MCTS (PUCT, C = sqrt(2), first playout move from the policy,
    trees reused, the most visited move) against UCT (C = sqrt(2), uniform playouts, trees reused), colours
    alternated, ties half a win, games ended as draws after 100 moves; the greedy agent (Fig. 6) at Breakthrough
-   and Teeko; Yavalath's hand-made features with fully biased playouts (section VI-D);
+   and Teeko; Yavalath's hand-made features with fully biased playouts (section V-D);
 4. **slowdowns** (Fig. 5 and 8): iterations of UCT over those of Biased MCTS in the first two moves at a fixed
    thinking time (``ppalib.training.slowdown``); a timing, so machine-dependent, stored with the machine's name.
 

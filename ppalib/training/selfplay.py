@@ -14,7 +14,7 @@ One run (``SelfPlayConfig``) learns one policy for one game with one discovery s
 * at the checkpoints (games played, e.g. 1, 25, 50, 100, 200), the policy is saved as a ``LinearPolicy`` under its
   content hash: evaluation agents load it by hash.
 
-The pruned-set stage (paper, VI-C) is a run with ``initial_policy`` (the 15 features of largest |theta| and their
+The pruned-set stage (paper, V-C) is a run with ``initial_policy`` (the 15 features of largest |theta| and their
 weights, ``prune``) and ``grow=False``; checkpoint 0 is then the initial policy itself.
 
 Choices where the paper is silent (documented here and in notebook 04)
@@ -408,7 +408,7 @@ class SelfPlayRun:
 
 
 def prune(policy: LinearPolicy, keep: int = 15) -> LinearPolicy:
-    """The ``keep`` features of largest |theta| with their weights (paper, VI-C), in their original order; ties
+    """The ``keep`` features of largest |theta| with their weights (paper, V-C), in their original order; ties
     keep the earlier feature."""
     theta = policy.weights
     order = sorted(range(theta.size), key=lambda i: (-abs(theta[i]), i))[:keep]

@@ -1,4 +1,4 @@
-"""The slowdown of feature-biased MCTS, as Soemers, Piette & Browne 2019 define it (section VI-B, Fig. 5 and 8).
+"""The slowdown of feature-biased MCTS, as Soemers, Piette & Browne 2019 define it (section V-B, Fig. 5 and 8).
 
 The paper: "The slowdown per game is computed as I_uct / I_biased, where I_uct and I_biased denote the average
 number of complete MCTS iterations performed by UCT and Biased MCTS, respectively, in the first two moves per game.
