@@ -6,11 +6,21 @@ matches in which every move of both players was optimal (``cashing_checks.Solver
 
 * Figure 1: optimal draws against playouts per move, Blind.  The paper does not say whether RAVE was on
   (Ary's "usual setting"; the next section varies the RAVE constant "with the previous settings"): we draw both
-  UCT and RAVE (k = 700).
+  the paper's player without RAVE (the RAVE agent with ``rave_rate = 0``: untried moves scored at the maximum,
+  random tie-break, section 2 with RAVE off; series ``no_rave``) and with RAVE (k = 700; series ``rave``).
+  (Before, the series without RAVE was the PPA paper's UCT, unvisited moves first in list order: its games stay
+  in the store under their own condition ids.)
 * Figure 2: against the RAVE equivalence constant k, both games, 2,000 playouts.
 * Figure 3: against the rate of child selections that use RAVE (k = 700), both games.
 * Figure 4: adaptive RAVE against the margin (in reward units, results being 0, 0.5, 1: the paper's 0-100
-  points divided by 100), both games.
+  points divided by 100), both games, in the two readings of the margin: on both tests (series ``adaptive``:
+  optimistic if r > mean + m, pessimistic if r < mean - m) and on the optimism test only (series
+  ``adaptive_optimism``: pessimistic if r < mean; the caption's "margin used to consider RAVE move prediction
+  to be too optimistic").  At m = 0 the two are the same rule and share the point.
+* Tree reuse (not in the paper; ``figure`` 5 of the table): never, always and adaptive (m = 0) RAVE, both
+  games, at the figures' playouts and twice them, with the tree emptied before every move (as in Figures 1-4)
+  and kept between the moves of a match (``tree_reuse``; Ary keeps its tree between plies, which the paper
+  does not mention).
 
 Presets: ``smoke`` (2 points a figure, 100 playouts, 4 matches), ``quick`` (every point, 200 matches: minutes
 on 2 cores), ``paper`` (every point, 500 matches).  Explicit parameters override them.
@@ -46,6 +56,10 @@ PRESETS = {
     "quick": dict(grid=FULL_GRID, playouts=2000, matches=200),
     "paper": dict(grid=FULL_GRID, playouts=2000, matches=500),
 }
+SERIES_LABELS = {(1, "no_rave"): " (no RAVE)", (1, "rave"): " (RAVE)", (4, "adaptive"): " (margin both sides)",
+                 (4, "adaptive_optimism"): " (margin on optimism only)"}
+#: Figure 5 (tree reuse, not in the paper): series -> the RAVE agent's parameters.
+REUSE_SETTINGS = {"never": dict(rave_rate=0.0), "always": dict(rave_rate=1.0), "adaptive": dict(adaptive=True)}
 DEFAULTS = dict(k_rave=700.0, c=0.4, seed=2013)
 #: The notebook's own parameters (None: the preset's value).
 PARAMETERS = {
@@ -73,10 +87,12 @@ def settings(preset: str = "quick", **overrides) -> dict:
 
 
 def points(s: dict) -> pd.DataFrame:
-    """Every point of Figures 1-4: figure, game, series, x, and the agent that plays both sides."""
+    """Every point of Figures 1-4 and of the tree-reuse check (figure 5; x = playouts): figure, game, series, x,
+    and the agent that plays both sides."""
     rows = []
     for playouts in s["grid"]["playouts"]:
-        rows.append((1, "blind_cashing_checks", "uct", playouts, make_agent("uct", playouts, c=s["c"])))
+        rows.append((1, "blind_cashing_checks", "no_rave", playouts,
+                     make_agent("rave", playouts, c=s["c"], k_rave=s["k_rave"], rave_rate=0.0)))
         rows.append((1, "blind_cashing_checks", "rave", playouts,
                      make_agent("rave", playouts, c=s["c"], k_rave=s["k_rave"])))
     for game in GAMES:
@@ -85,9 +101,17 @@ def points(s: dict) -> pd.DataFrame:
         for rate in s["grid"]["rave_rate"]:
             rows.append((3, game, "rave_rate", rate,
                          make_agent("rave", s["playouts"], c=s["c"], k_rave=s["k_rave"], rave_rate=rate)))
-        for margin in s["grid"]["margin"]:
-            rows.append((4, game, "adaptive", margin, make_agent("rave", s["playouts"], c=s["c"], k_rave=s["k_rave"],
-                                                                 adaptive=True, margin=margin)))
+        for series, both_sides in (("adaptive", True), ("adaptive_optimism", False)):
+            for margin in s["grid"]["margin"]:
+                rows.append((4, game, series, margin,
+                             make_agent("rave", s["playouts"], c=s["c"], k_rave=s["k_rave"], adaptive=True,
+                                        margin=margin, margin_both_sides=both_sides or margin == 0)))
+        for playouts in (s["playouts"], 2 * s["playouts"]):
+            for reuse in (False, True):
+                for series, params in REUSE_SETTINGS.items():
+                    rows.append((5, game, series + ("_reuse" if reuse else ""), playouts,
+                                 make_agent("rave", playouts, c=s["c"], k_rave=s["k_rave"], tree_reuse=reuse,
+                                            **params)))
     frame = pd.DataFrame(rows, columns=["figure", "game", "series", "x", "agent"])
     frame["condition"] = [_condition(g, a) for g, a in zip(frame["game"], frame["agent"])]
     frame["condition_id"] = [c.id for c in frame["condition"]]
@@ -170,25 +194,82 @@ def headline(table: pd.DataFrame) -> pd.DataFrame:
                  "verdict", "test"]].round(3)
 
 
+def _cell(row) -> str:
+    return f"{row.rate:.1f} [{row.ci_low:.1f}, {row.ci_high:.1f}] ({int(row.optimal_draws)}/{int(row.matches)})"
+
+
+def margin_readings(table: pd.DataFrame) -> pd.DataFrame:
+    """Figure 4 in both readings of the margin, per game and margin: optimal draws (%) [95% interval]
+    (draws/matches) with the margin on both tests and on the optimism test only."""
+    cells = table[table["figure"] == 4].assign(cell=lambda t: [_cell(r) for r in t.itertuples()])
+    wide = cells.pivot_table(index=["game", "x"], columns="series", values="cell", aggfunc="first")
+    wide = wide.rename(columns={"adaptive": "margin on both tests", "adaptive_optimism": "margin on optimism only"})
+    wide = wide.reset_index().rename(columns={"x": "margin"})
+    wide["game"] = wide["game"].map(TITLES)
+    wide.columns.name = None
+    return wide
+
+
+#: The paper's best fixed setting and adaptive (margin 0) per game: the cells of the tree-reuse check that have
+#: a paper value (section 7's four numbers, all at 2,000 playouts).
+_PAPER_REUSE_CELLS = {("blind_cashing_checks", "always"): (3, "rave_rate", 1.0),
+                      ("blind_cashing_checks", "adaptive"): (4, "adaptive", 0.0),
+                      ("stale_cashing_checks", "never"): (3, "rave_rate", 0.0),
+                      ("stale_cashing_checks", "adaptive"): (4, "adaptive", 0.0)}
+
+
+def tree_reuse_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The tree-reuse check (figure 5 of the table): per game, setting and playouts, optimal draws (%) [95%
+    interval] (draws/matches) with the tree emptied before every move and kept between moves, and beside the
+    cells the paper reports (at 2,000 playouts) its value and the verdict of each of ours against it
+    (``report.paper_test``)."""
+    from ..report import paper_test
+    paper = pd.read_csv(paths.PAPER_DATA / PAPER_POINTS).set_index(["figure", "series", "x", "game"])
+    cells = table[table["figure"] == 5]
+    rows = []
+    for (game, playouts, setting), _ in cells.assign(setting=cells["series"].str.replace("_reuse", "")).groupby(
+            ["game", "x", "setting"], sort=False):
+        row = {"game": TITLES[game], "setting": f"{setting} RAVE" if setting != "adaptive" else "adaptive, margin 0",
+               "playouts": int(playouts)}
+        key = _PAPER_REUSE_CELLS.get((game, setting))
+        value = paper.loc[(*key, game)] if key else None
+        row["paper (2,000 playouts)"] = f"{value['paper_optimal_draws']:.2f}" if key else "—"
+        for suffix, column in (("", "tree emptied"), ("_reuse", "tree reused")):
+            cell = cells[(cells["game"] == game) & (cells["x"] == playouts) & (cells["series"] == setting + suffix)]
+            if cell.empty:
+                row[column] = row[column + " vs paper"] = ""
+                continue
+            r = next(cell.itertuples())
+            row[column] = _cell(r)
+            row[column + " vs paper"] = (paper_test(r.optimal_draws, r.matches, value["paper_optimal_draws"],
+                                                    value["paper_matches"])[1] if key else "")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def plot_figures(table: pd.DataFrame, *, style: str = "whitegrid", context: str = "paper"):
-    """Figures 1-4 side by side: optimal draws (%) with 95% intervals; the paper's points as diamonds."""
+    """Figures 1-4 side by side: optimal draws (%) with 95% intervals; the paper's points as diamonds.  Dashed:
+    Figure 1 without RAVE, Figure 4 with the margin on the optimism test only."""
     import matplotlib.pyplot as plt
     import seaborn as sns
     sns.set_theme(style=style, context=context)
     fig, axes = plt.subplots(1, 4, figsize=(15, 3.4), sharey=True)
     specs = [(1, "playouts per move", True), (2, "RAVE equivalence constant k", True),
              (3, "RAVE usage rate", False), (4, "adaptive margin", False)]
+    colours = {game: f"C{i}" for i, game in enumerate(GAMES)}
     for ax, (figure, xlabel, logx) in zip(axes, specs):
         cells = table[table["figure"] == figure]
-        for i, ((game, series), line) in enumerate(cells.groupby(["game", "series"], sort=False)):
+        for (game, series), line in cells.groupby(["game", "series"], sort=False):
             line = line.sort_values("x")
             x = line["x"]  # Figure 2's symlog axis shows k = 0 at 0; Figure 1 has no zero
-            label = TITLES[game] + (f" ({series.upper()})" if figure == 1 else "")
+            label = TITLES[game] + SERIES_LABELS.get((figure, series), "")
+            dashed = series in ("no_rave", "adaptive_optimism")
             ax.errorbar(x, line["rate"], yerr=[line["rate"] - line["ci_low"], line["ci_high"] - line["rate"]],
-                        marker="o", capsize=2, color=f"C{i}", label=label)
+                        marker="s" if dashed else "o", linestyle="--" if dashed else "-", capsize=2,
+                        color=colours[game], label=label)
             paper = line[line["paper_optimal_draws"].notna()]
             ax.scatter(paper["x"], paper["paper_optimal_draws"], marker="D", s=40, facecolors="none",
-                       edgecolors=f"C{i}", zorder=3)
+                       edgecolors=colours[game], zorder=3)
         if logx:
             ax.set_xscale("symlog" if figure == 2 else "log", **({"linthresh": 10} if figure == 2 else {}))
         ax.set_title(f"Figure {figure}", fontsize="medium")
