@@ -369,7 +369,8 @@ def closing_note(gathered: Gathered) -> str:
                 text += " Differ: " + "; ".join(f"{r.cell} (ours {r.ours:.1f}, paper {r.paper_value:g})"
                                                 for r in cells.itertuples()) + "."
         else:
-            text = f"{head}: no cell with a paper value (a table of numbers is not what this paper publishes)."
+            text = (f"{head}: no cell with a paper value (this paper publishes curves, not a table)."
+                    if source.paper == "soemers2019" else f"{head}: no cell of the paper's grid in what was read.")
         if row["claims"]:
             text += (f" Claims: {row['claims upheld']} upheld, {row['claims not upheld']} not upheld, "
                      f"{row['claims not significant']} not significant, {row['claims untested']} untested "
