@@ -11,6 +11,10 @@ and resolution writes the committed ``figures/<notebook>``; anything else goes t
 (``<paper>-seed<N>`` for a seed other than the preset's: a results folder keeps one seed per condition) and
 ``output/<preset>/figures/<notebook>`` (ignored by git), unless ``results_dir`` / ``figures_dir`` are given.
 Trying a preset never touches the committed results or figures.
+
+A notebook that plays no game (the reproduction report, ``summary``: ``PLAYS_GAMES = False``) declares only the
+common parameters of drawing (``REPORT_COMMON``); its ``sources`` hook says which results it reads (never writes),
+and only its committed configuration writes the committed ``figures/<notebook>``.
 """
 from __future__ import annotations
 
@@ -24,7 +28,7 @@ from pathlib import Path
 from types import ModuleType
 
 #: Notebook (file stem) -> paper module in this package.
-NOTEBOOKS = {"01_ppa_2015": "ppa2015", "02_ppaf_2016": "ppaf2016", "03_adaptive_rave_2013": "adaptive_rave2013",
+NOTEBOOKS = {"00_reproduction_report": "summary", "01_ppa_2015": "ppa2015", "02_ppaf_2016": "ppaf2016", "03_adaptive_rave_2013": "adaptive_rave2013",
              "04_feature_biasing_2019": "soemers2019"}
 #: The preset whose results and figures are committed.
 COMMITTED_PRESET = "quick"
@@ -169,6 +173,8 @@ COMMON = {
     "style": Param("choice", choices=STYLES, default="whitegrid", optional=False),
     "dpi": Param("int", 10, 2400, default=150, optional=False),
 }
+#: The common parameters of a notebook that plays no game (the reproduction report): where and how it draws.
+REPORT_COMMON = {name: COMMON[name] for name in ("figures_dir", "style", "dpi")}
 #: Shared by the papers' own declarations.
 SEED = integer(0, MAX_SEED)
 GAMES_PER_CELL = integer(1, MAX_GAMES)
@@ -207,9 +213,15 @@ def notebook_of(paper: ModuleType) -> str:
     return next(stem for stem, name in NOTEBOOKS.items() if paper.__name__.endswith(f".{name}"))
 
 
+def plays_games(paper: ModuleType) -> bool:
+    """False for a notebook that only reads other notebooks' results (the reproduction report)."""
+    return getattr(paper, "PLAYS_GAMES", True)
+
+
 def declared_parameters(paper: ModuleType) -> dict[str, Param]:
-    """Every parameter of the paper's notebook but ``preset``: its own, then the common ones."""
-    return {**paper.PARAMETERS, **COMMON}
+    """Every parameter of the paper's notebook but ``preset``: its own, then the common ones (for a notebook
+    that plays no game, only those of drawing)."""
+    return {**paper.PARAMETERS, **(COMMON if plays_games(paper) else REPORT_COMMON)}
 
 
 def unknown_parameter_message(name: str, known: list[str], where: str) -> str:
@@ -222,14 +234,19 @@ def unknown_parameter_message(name: str, known: list[str], where: str) -> str:
 class NotebookSetup:
     """What a notebook's first cell resolves: validated settings, the experiment, and where it writes."""
     settings: dict
-    experiment: object
-    results_dir: Path
+    experiment: object  # for a notebook that plays no game: the sources it reads (``summary.Source``)
+    results_dir: Path | None  # None for a notebook that plays no game
     figures_dir: Path
     committed_results: bool
     committed_figures: bool
     reads_committed: bool = False  # a grid all stored in the committed results, read there (nothing to play)
 
     def describe(self) -> str:
+        if self.results_dir is None:
+            note = "" if self.committed_figures else (" (not the committed configuration: the committed figures are "
+                                                      "left alone)")
+            return ("reads " + "; ".join(source.describe() for source in self.experiment)
+                    + f"; figures and tables in {self.figures_dir}{note}")
         note = ""
         if self.reads_committed:
             note = (" (every game of this grid is in the committed results and is read there; the committed "
@@ -258,6 +275,8 @@ def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> Note
         raise ValueError(f"preset={preset!r} is unknown; known presets: {', '.join(paper.PRESETS)}")
     full = {name: param.default for name, param in declared.items()}
     full.update(values)
+    if not plays_games(paper):
+        return _prepare_report(paper, preset, full)
     checked = {name: COMMON[name].check(name, full[name]) for name in COMMON}
     if checked["scheduler_address"] is not None:
         from ..dask_executor import _check_address
@@ -296,6 +315,23 @@ def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> Note
                          committed_figures and not checked["figures_dir"], reads_committed)
 
 
+def _prepare_report(paper: ModuleType, preset: str, full: dict) -> NotebookSetup:
+    """``prepare`` for a notebook that plays no game: its sources, and where it draws (the committed figures only at
+    the committed configuration with the default style and resolution)."""
+    from .. import paths
+    checked = {name: param.check(name, full[name]) for name, param in REPORT_COMMON.items()}
+    overrides = {name: full[name] for name in paper.PARAMETERS}
+    settings = paper.settings(preset, **overrides)
+    committed = (preset == COMMITTED_PRESET and settings == paper.settings(COMMITTED_PRESET)
+                 and all(checked[n] == COMMON[n].default for n in ("style", "dpi")))
+    notebook = notebook_of(paper)
+    figures_dir = Path(checked["figures_dir"]) if checked["figures_dir"] else (
+        paths.FIGURES / notebook if committed else paths.OUTPUT / preset / "figures" / notebook)
+    _check_creatable("figures_dir", figures_dir)
+    sources = paper.sources(preset, **overrides)
+    return NotebookSetup(settings, sources, None, figures_dir, False, committed and not checked["figures_dir"])
+
+
 def _check_creatable(name: str, folder: Path) -> None:
     """Refuse a folder that cannot be created or written (checked without creating anything)."""
     existing = Path(folder).absolute()
@@ -324,6 +360,7 @@ def notebook_setup(paper: ModuleType, namespace: dict) -> NotebookSetup:
     if missing:
         raise RuntimeError(f"the notebook's parameters cell lacks {missing}: it must set every declared parameter")
     setup = prepare(paper, namespace["preset"], **{name: namespace[name] for name in declared_parameters(paper)})
-    check_writable(setup.results_dir, "results_dir")
+    if setup.results_dir is not None:
+        check_writable(setup.results_dir, "results_dir")
     check_writable(setup.figures_dir, "figures_dir")
     return setup

@@ -1,0 +1,379 @@
+"""The reproduction report (notebook 00): every reproduced cell of every paper beside the paper's value, each
+paper's share of consistent cells and its claims, gathered from the stored results by each paper's own tables.
+
+It plays no game (``PLAYS_GAMES = False``): it reads the results the other notebooks store, through their paper
+modules (``ppa2015.table1``, ``ppaf2016.tables`` and ``claims``, ``adaptive_rave2013.figure_table`` and
+``headline``, ``soemers2019.frames`` with ``soemers2019_report.claims_table``), so its verdicts are exactly theirs.
+
+What it reads (parameter ``read``):
+
+* ``"committed"``: each paper's committed results (``data/results/<paper>``), the games of its committed grid
+  (preset ``quick``): what the committed notebooks and figures show.
+* ``"preset"``: each paper's results at the report's own preset, where that paper's notebook writes them
+  (``output/<preset>/results/<paper>``), the games of that preset's grid; a paper with nothing stored there yet
+  is read from its committed results instead, and the report says so per paper.  At ``quick`` both are the same.
+
+Presets: ``quick`` (the committed report) reads the committed results; ``smoke`` and ``paper`` read their own
+preset's results where present.  ``reproduce`` runs this notebook first (00 sorts first), so in a fresh clone
+``smoke`` finds no smoke results yet and reads the committed ones (marked so); a paper with no results at all is
+shown as "not run yet".
+
+A cell here is one number the paper publishes that we measured: PPA 2015's Table 1 (win rate vs UCT), PPAF 2016's
+Tables 1-10, adaptive RAVE 2013's four headline percentages (optimal draws).  Its verdict is the paper module's
+(``report.paper_test``: Fisher's exact test when the paper's number is a count out of its games, else the exact
+binomial test against it; consistent when p >= 0.05).  ``paper_budget`` says whether we played the paper's
+playouts and board: a cell at another budget (PPAF 2016's committed run: 1,000 playouts, the paper's 10,000) is
+compared all the same, but a difference there is expected.  Soemers 2019 publishes curves, not a table: it is
+judged by its claims only (its numbers, 40%, 93% and 8x, are among them).
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import paths
+from ..report import BINOMIAL, FISHER, percent_is_count
+from . import COMMITTED_PRESET, Param, resolve_settings
+
+NAME = "summary"
+PLAYS_GAMES = False
+#: Paper module -> (notebook stem, short title).
+PAPERS = {
+    "ppa2015": ("01_ppa_2015", "PPA (Cazenave 2015), Table 1"),
+    "ppaf2016": ("02_ppaf_2016", "PPAF (Cazenave 2016), Tables 1-10"),
+    "adaptive_rave2013": ("03_adaptive_rave_2013", "Adaptive RAVE (Mehat & Vittaut 2013), headline"),
+    "soemers2019": ("04_feature_biasing_2019", "Feature biasing (Soemers et al. 2019), claims"),
+}
+READS = ("committed", "preset")
+PRESETS = {
+    "smoke": dict(papers=list(PAPERS), read="preset"),
+    "quick": dict(papers=list(PAPERS), read="committed"),
+    "paper": dict(papers=list(PAPERS), read="preset"),
+}
+DEFAULTS: dict = {}
+#: The notebook's own parameters (None: the preset's value).
+PARAMETERS = {
+    "papers": Param("choice", many=True, choices=tuple(PAPERS)),
+    "read": Param("choice", choices=READS),
+}
+VERDICTS = ("consistent", "higher", "lower")
+NOT_RUN = "not run yet"
+CELL_COLUMNS = ["paper", "cell", "measure", "games", "ours", "ci_low", "ci_high", "paper_value", "paper_games",
+                "difference", "verdict", "p_value", "test", "ours_playouts", "paper_playouts", "paper_budget"]
+CLAIM_COLUMNS = ["paper", "claim", "ours", "p_value", "verdict", "outcome", "paper_budget"]
+OUTCOMES = ("upheld", "not upheld", "not significant", "untested")
+
+
+def settings(preset: str = "quick", **overrides) -> dict:
+    """The preset's parameters with ``overrides`` applied (``None`` values are ignored)."""
+    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides, PARAMETERS)
+    papers = result["papers"] if isinstance(result["papers"], (list, tuple)) else [result["papers"]]
+    result["papers"] = [p for p in PAPERS if p in papers]  # the notebooks' order
+    return result
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the report reads one paper's games: the folder, and the preset whose grid selects them."""
+    paper: str
+    results_dir: Path
+    preset: str
+    committed: bool  # the committed results (``data/results/<paper>``)
+
+    @property
+    def exists(self) -> bool:
+        return any(Path(self.results_dir).glob("part-*.parquet"))
+
+    def describe(self) -> str:
+        where = "committed results" if self.committed else f"{self.preset} results"
+        return f"{self.paper}: {where} {self.results_dir}" + ("" if self.exists else f" ({NOT_RUN})")
+
+
+def sources(preset: str = "quick", **overrides) -> tuple[Source, ...]:
+    """The folder read for each paper of the settings (module docstring): the preset's own results when asked
+    for and present, else the committed ones.  Reads nothing yet."""
+    s = settings(preset, **overrides)
+    found = []
+    for paper in s["papers"]:
+        own = Source(paper, paths.OUTPUT / preset / "results" / paper, preset, False)
+        use_own = s["read"] == "preset" and preset != COMMITTED_PRESET and own.exists
+        found.append(own if use_own else Source(paper, paths.RESULTS / paper, COMMITTED_PRESET, True))
+    return tuple(found)
+
+
+def _module(paper: str):
+    return importlib.import_module(f"{__package__}.{paper}")
+
+
+def _test_name(paper_value: float, paper_games: float) -> str:
+    return FISHER if percent_is_count(paper_value, int(paper_games)) else BINOMIAL
+
+
+# ---- cells and claims per paper --------------------------------------------------------------------------------
+def _ppa2015(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
+    module = _module("ppa2015")
+    long = module.table1(data)
+    ran = long[long["games"].notna()]
+    cells = pd.DataFrame({
+        "cell": [f"{module.TITLES.get(r.game, r.game)} {r.size}x{r.size}, {r.playouts:,} playouts: PPA vs UCT"
+                 for r in ran.itertuples()],
+        "measure": "win rate (%)", "games": ran["games"], "ours": ran["win_rate"], "ci_low": ran["ci_low"],
+        "ci_high": ran["ci_high"], "paper_value": ran["paper_win_rate"], "paper_games": ran["paper_games"],
+        "verdict": ran["verdict"], "p_value": ran["p_value"], "ours_playouts": ran["playouts"],
+        "paper_playouts": ran["playouts"].where(ran["paper_win_rate"].notna())})
+    return cells, pd.DataFrame(columns=CLAIM_COLUMNS)
+
+
+def _ppaf2016(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
+    module = _module("ppaf2016")
+    long = module.tables(data)
+    ran = long[long["games"].notna()]
+    opponent = ["UCT" if r.opponent == "uct" else f"PPAF({r.opponent_alpha:g})" for r in ran.itertuples()]
+    cells = pd.DataFrame({
+        "cell": [f"Table {r.table:g} {module.TITLES.get(r.game, r.game)} {r.size:g}x{r.size:g}: "
+                 f"{r.algorithm.upper()}({'alpha' if r.algorithm.startswith('ppa') else 'k'}={r.value:g}) vs {o}"
+                 for r, o in zip(ran.itertuples(), opponent)],
+        "measure": "win rate (%)", "games": ran["games"], "ours": ran["win_rate"], "ci_low": ran["ci_low"],
+        "ci_high": ran["ci_high"], "paper_value": ran["paper_win_rate"], "paper_games": ran["paper_games"],
+        "verdict": ran["verdict"], "p_value": ran["p_value"], "ours_playouts": ran["playouts"],
+        "paper_playouts": np.where(ran["paper_win_rate"].notna(), 10000, np.nan),
+        "size": ran["size"]})
+    cells["paper_budget"] = (cells["ours_playouts"] == 10000) & (cells.pop("size") == 8)
+    at_paper_budget = bool(len(ran)) and bool((ran["playouts"] == 10000).all() and (ran["size"] == 8).all())
+    table = module.claims(long)
+    outcome = {"holds": "upheld", "contradicted": "not upheld", "not significant": "not significant"}
+    claims = pd.DataFrame({
+        "claim": [f"{r.claim} at {r.game}" for r in table.itertuples()],
+        "ours": [f"A: {a}; B: {b}".replace("A: ; ", "") for a, b in zip(table["A vs UCT"], table["B vs UCT"])],
+        "p_value": table["p (A > B)"], "verdict": table["verdict"], "outcome": table["verdict"].map(outcome),
+        "paper_budget": at_paper_budget}) if len(table) else pd.DataFrame(columns=CLAIM_COLUMNS)
+    return cells, claims
+
+
+def _adaptive_rave2013(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
+    module = _module("adaptive_rave2013")
+    s = module.settings(source.preset)
+    table = module.figure_table(data, s)
+    head = module.headline(table)
+    extra = table.loc[head.index]
+    paper_playouts = 2000  # section 7's four numbers: Figures 3 and 4, 2,000 playouts
+    cells = pd.DataFrame({
+        "cell": [f"{g}: {setting} (Figure {f:g}), self-play" for g, setting, f in
+                 zip(head["game"], head["setting"], extra["figure"])],
+        "measure": "optimal draws (%)", "games": head["matches"], "ours": head["rate"], "ci_low": head["ci_low"],
+        "ci_high": head["ci_high"], "paper_value": head["paper_optimal_draws"], "paper_games": extra["paper_matches"],
+        "verdict": head["verdict"], "p_value": head["p_value"], "test": head["test"],
+        "ours_playouts": s["playouts"], "paper_playouts": paper_playouts})
+    return cells, pd.DataFrame(columns=CLAIM_COLUMNS)
+
+
+def _soemers2019(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
+    report = _module("soemers2019_report")
+    evaluations, slowdowns = (data["evaluations"], data["slowdowns"]) if data is not None else (None, None)
+    table = report.claims_table(evaluations, slowdowns)
+    s = _module("soemers2019").settings(source.preset)
+    at_paper_budget = s == _module("soemers2019").settings("paper")
+    claims = pd.DataFrame({
+        "claim": table["claim"], "ours": table["ours"], "p_value": table["p_value"], "verdict": table["verdict"],
+        "outcome": table["verdict"].map(lambda v: "untested" if str(v).startswith("untested") else
+                                        v if v in OUTCOMES else "not upheld"),
+        "paper_budget": at_paper_budget})
+    return pd.DataFrame(columns=CELL_COLUMNS), claims
+
+
+_GATHER = {"ppa2015": _ppa2015, "ppaf2016": _ppaf2016, "adaptive_rave2013": _adaptive_rave2013,
+           "soemers2019": _soemers2019}
+
+
+def read(source: Source):
+    """The stored games of ``source`` (``soemers2019``: its frames), or None when nothing is stored there."""
+    if not source.exists:
+        return None
+    module = _module(source.paper)
+    experiment = module.make_experiment(source.results_dir, source.preset)
+    if source.paper == "soemers2019":
+        return module.frames(experiment)
+    from ..experiments import load_results
+    frame = load_results(experiment)
+    return frame if len(frame) else None
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """Every cell (``cells``, columns ``CELL_COLUMNS``), every claim (``claims``, ``CLAIM_COLUMNS``), and per
+    paper what was read (``read``: paper -> the source's description, or "not run yet")."""
+    cells: pd.DataFrame
+    claims: pd.DataFrame
+    sources: tuple[Source, ...]
+    read: dict
+
+
+def gather(sources_: tuple[Source, ...] | list[Source]) -> Gathered:
+    """Read each source and gather its cells and claims through the paper module's own tables.
+
+    A paper with nothing stored contributes no cell; its claims (Soemers 2019) are listed as untested."""
+    all_cells, all_claims, read_from = [], [], {}
+    for source in sources_:
+        data = read(source)
+        read_from[source.paper] = source.describe()
+        if data is None and source.paper != "soemers2019":
+            continue
+        cells, claims = _GATHER[source.paper](source, data)
+        if source.paper == "soemers2019" and data is None:
+            claims["outcome"] = "untested"
+        for frame in (cells, claims):
+            frame["paper"] = source.paper
+        all_cells.append(cells)
+        all_claims.append(claims)
+    cells = pd.concat([c.reindex(columns=CELL_COLUMNS) for c in all_cells if len(c)] or
+                      [pd.DataFrame(columns=CELL_COLUMNS)], ignore_index=True)
+    cells["difference"] = cells["ours"] - cells["paper_value"]
+    cells["test"] = [t if isinstance(t, str) else _test_name(v, n) if pd.notna(v) else ""
+                     for t, v, n in zip(cells["test"], cells["paper_value"], cells["paper_games"])]
+    cells["paper_budget"] = [bool(b) if isinstance(b, (bool, np.bool_)) else bool(o == p)
+                             for b, o, p in zip(cells["paper_budget"], cells["ours_playouts"], cells["paper_playouts"])]
+    cells["games"] = cells["games"].astype(int)
+    claims = pd.concat([c.reindex(columns=CLAIM_COLUMNS) for c in all_claims if len(c)] or
+                       [pd.DataFrame(columns=CLAIM_COLUMNS)], ignore_index=True)
+    return Gathered(cells, claims, tuple(sources_), read_from)
+
+
+# ---- tables ------------------------------------------------------------------------------------------------------
+def notebook_link(paper: str, relative_to: Path | None = None) -> str:
+    """A relative Markdown link to the paper's notebook, from ``relative_to`` (default: the notebooks folder)."""
+    stem = PAPERS[paper][0]
+    target = f"{stem}.ipynb" if relative_to is None else \
+        os.path.relpath(paths.NOTEBOOKS / f"{stem}.ipynb", Path(relative_to).absolute())
+    return f"[{stem}]({Path(target).as_posix()})"
+
+
+def paper_summary(gathered: Gathered, relative_to: Path | None = None) -> pd.DataFrame:
+    """One row per paper: what was read, the games behind its cells, its cells with a paper value and how many are
+    consistent / higher / lower, the share consistent (all cells, and those at the paper's budget), and its
+    claims by outcome; ``notebook`` links to the paper's notebook, where each difference is discussed."""
+    rows = []
+    for source in gathered.sources:
+        paper = source.paper
+        cells = gathered.cells[(gathered.cells["paper"] == paper) & gathered.cells["verdict"].isin(VERDICTS)]
+        claims = gathered.claims[gathered.claims["paper"] == paper]
+        same = cells[cells["paper_budget"]]
+        row = {"paper": PAPERS[paper][1], "notebook": notebook_link(paper, relative_to),
+               "read": ("committed results" if source.committed else f"{source.preset} results")
+               if source.exists else NOT_RUN,
+               "games": int(gathered.cells.loc[gathered.cells["paper"] == paper, "games"].sum()),
+               "cells": len(cells), **{v: int((cells["verdict"] == v).sum()) for v in VERDICTS},
+               "consistent (%)": round(100 * (cells["verdict"] == "consistent").mean(), 1) if len(cells) else np.nan,
+               "cells at the paper's budget": len(same),
+               "consistent at the paper's budget (%)": round(100 * (same["verdict"] == "consistent").mean(), 1)
+               if len(same) else np.nan,
+               "claims": len(claims), **{f"claims {o}": int((claims["outcome"] == o).sum()) for o in OUTCOMES}}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def cells_table(gathered: Gathered) -> pd.DataFrame:
+    """Every cell, for reading: paper, cell, ours [95% interval], games, the paper's value, verdict, test, budget."""
+    c = gathered.cells
+    return pd.DataFrame({
+        "notebook": c["paper"].map(lambda p: PAPERS[p][0]), "cell": c["cell"], "measure": c["measure"],
+        "ours [95% interval]": [f"{o:.1f} [{lo:.1f}, {hi:.1f}]" for o, lo, hi in zip(c["ours"], c["ci_low"],
+                                                                                     c["ci_high"])],
+        "games": c["games"],
+        "paper": c["paper_value"].map(lambda v: "—" if pd.isna(v) else f"{v:g}"),
+        "verdict": c["verdict"], "p": c["p_value"].round(4), "test": c["test"].fillna(""),
+        "playouts (ours / paper)": [f"{o:,.0f} / {'—' if pd.isna(p) else f'{p:,.0f}'}"
+                                    for o, p in zip(c["ours_playouts"], c["paper_playouts"])],
+    })
+
+
+def claims_table(gathered: Gathered) -> pd.DataFrame:
+    """Every claim tested: paper, claim, ours, p-value, the paper module's verdict and the common outcome."""
+    c = gathered.claims
+    return pd.DataFrame({"notebook": c["paper"].map(lambda p: PAPERS[p][0]), "claim": c["claim"], "ours": c["ours"],
+                         "p": pd.to_numeric(c["p_value"], errors="coerce").round(4), "verdict": c["verdict"],
+                         "outcome": c["outcome"], "at the paper's budget": c["paper_budget"]})
+
+
+# ---- figure ------------------------------------------------------------------------------------------------------
+VERDICT_COLOURS = {"consistent": "#029e73", "higher": "#0173b2", "lower": "#d55e00"}
+
+
+def plot_cells(gathered: Gathered, *, style: str = "whitegrid", context: str = "paper"):
+    """Ours against the paper's value, every cell with a paper value, one panel per paper: our value with its 95%
+    interval, coloured by verdict, hollow where we played another budget than the paper; the diagonal is
+    agreement."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+    from matplotlib.lines import Line2D
+    sns.set_theme(style=style, context=context)
+    cells = gathered.cells[gathered.cells["verdict"].isin(VERDICTS)]
+    papers = [s.paper for s in gathered.sources if (cells["paper"] == s.paper).any()]
+    fig, axes = plt.subplots(1, max(1, len(papers)), figsize=(4.2 * max(1, len(papers)), 4.4), squeeze=False)
+    for ax, paper in zip(axes[0], papers):
+        mine = cells[cells["paper"] == paper]
+        ax.plot([0, 100], [0, 100], color="0.6", lw=0.8, zorder=0)
+        for verdict, colour in VERDICT_COLOURS.items():
+            for same, group in mine[mine["verdict"] == verdict].groupby("paper_budget"):
+                ax.errorbar(group["paper_value"], group["ours"], yerr=[group["ours"] - group["ci_low"],
+                            group["ci_high"] - group["ours"]], fmt="o", ms=4.5, capsize=1.5, lw=0.8, color=colour,
+                            mfc=colour if same else "white", mec=colour)
+        consistent = int((mine["verdict"] == "consistent").sum())
+        ax.set_title(f"{PAPERS[paper][0]}: {consistent} of {len(mine)} consistent", fontsize="medium")
+        ax.set_xlim(-2, 102)
+        ax.set_ylim(-2, 102)
+        ax.set_aspect("equal")
+        ax.set_xlabel(f"paper's {mine['measure'].iloc[0]}")
+        ax.set_ylabel(f"our {mine['measure'].iloc[0]} (95% interval)")
+    if not papers:
+        axes[0][0].text(0.5, 0.5, "no cell with a paper value was read", ha="center", va="center",
+                        transform=axes[0][0].transAxes)
+        axes[0][0].set_axis_off()
+    handles = [Line2D([], [], marker="o", ls="", color=c, label=v) for v, c in VERDICT_COLOURS.items()]
+    handles += [Line2D([], [], marker="o", ls="", color="0.3", mfc="white", label="another budget than the paper's"),
+                Line2D([], [], color="0.6", lw=0.8, label="ours = paper")]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize="small", bbox_to_anchor=(0.5, -0.05))
+    fig.tight_layout()
+    return fig
+
+
+# ---- closing note ------------------------------------------------------------------------------------------------
+def closing_note(gathered: Gathered) -> str:
+    """Markdown, one paragraph per paper, from the gathered numbers: what was read, the share of consistent cells
+    (and at the paper's budget), the cells that differ, the claims by outcome, and the link to the discussion."""
+    summary = paper_summary(gathered).set_index(pd.Index([s.paper for s in gathered.sources]))
+    paragraphs = []
+    total = gathered.cells[gathered.cells["verdict"].isin(VERDICTS)]
+    if len(total):
+        paragraphs.append(f"**Over all papers: {int((total['verdict'] == 'consistent').sum())} of {len(total)} cells "
+                          f"consistent with the paper** ({int(total['games'].sum()):,} games).")
+    for source in gathered.sources:
+        row = summary.loc[source.paper]
+        head = f"**{row['paper']}** ({row['notebook']}; {row['read']})"
+        if row["read"] == NOT_RUN:
+            text = f"{head}: no results stored yet."
+        elif row["cells"]:
+            text = (f"{head}: {row['consistent']} of {row['cells']} cells consistent ({row['consistent (%)']:.0f}%; "
+                    f"{row['higher']} higher, {row['lower']} lower; {row['games']:,} games)")
+            same, share = row["cells at the paper's budget"], row["consistent at the paper's budget (%)"]
+            text += (", all at the paper's budget." if same == row["cells"] else
+                     "; none at the paper's budget, so differences are expected." if same == 0 else
+                     f"; at the paper's budget {share:.0f}% of {same}.")
+            cells = gathered.cells[(gathered.cells["paper"] == source.paper)
+                                   & gathered.cells["verdict"].isin(("higher", "lower"))]
+            if len(cells):
+                text += " Differ: " + "; ".join(f"{r.cell} (ours {r.ours:.1f}, paper {r.paper_value:g})"
+                                                for r in cells.itertuples()) + "."
+        else:
+            text = (f"{head}: no cell with a paper value (this paper publishes curves, not a table)."
+                    if source.paper == "soemers2019" else f"{head}: no cell of the paper's grid in what was read.")
+        if row["claims"]:
+            text += (f" Claims: {row['claims upheld']} upheld, {row['claims not upheld']} not upheld, "
+                     f"{row['claims not significant']} not significant, {row['claims untested']} untested "
+                     f"of {row['claims']}.")
+        paragraphs.append(text + f" Why: see {row['notebook']}.")
+    return "\n\n".join(paragraphs)
