@@ -105,7 +105,7 @@ def parse_agent(text: str, playouts: int, option: str = "--agent"):
 
 
 def _agent(kind: str, rest: str, playouts: int):
-    from .agents import AGENTS, MAX_PLAYOUTS, _agent_class, make_agent
+    from .agents import MAX_PLAYOUTS, _agent_class, make_agent
     cls = _agent_class(kind)  # validates the kind first (a kind may have required parameters: no default instance)
     if isinstance(playouts, bool) or not isinstance(playouts, int) or not 1 <= playouts <= MAX_PLAYOUTS:
         raise ValueError(f"playouts={playouts!r} is out of range: allowed 1..{MAX_PLAYOUTS}")
