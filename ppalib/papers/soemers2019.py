@@ -13,7 +13,10 @@ The experiment has four stages, each resumable (a rerun continues where an inter
    alternated, ties half a win, games ended as draws after 100 moves; the greedy agent (Fig. 6) at Breakthrough
    and Teeko; Yavalath's hand-made features with fully biased playouts (section V-D);
 4. **slowdowns** (Fig. 5 and 8): iterations of UCT over those of Biased MCTS in the first two moves at a fixed
-   thinking time (``ppalib.training.slowdown``); a timing, so machine-dependent, stored with the machine's name.
+   thinking time (``ppalib.training.slowdown``); a timing, so machine-dependent, stored with the machine's name;
+5. **equal time**: each final Correlation-based policy (and the hand-made Yavalath agent) against UCT given
+   ``playouts`` x its measured slowdown, the paper's equal-thinking-time comparison made deterministic (the committed
+   slowdowns fix the conditions).
 
 Budgets: the paper gives every agent 5 s of thinking per move in Ludii.  We use iteration budgets (``playouts``),
 the same for Biased MCTS and UCT, so games are deterministic given the seed; the cost of features is then reported
@@ -70,18 +73,21 @@ MOVE_CAP = 100  # "Games are terminated automatically after 100 moves" (V-A): a 
 C_PUCT = math.sqrt(2.0)
 C_UCB1 = math.sqrt(2.0)
 PRUNED_FEATURES = 15
+EQUAL_TIME = {"equal_time_grown", "equal_time_handmade"}
 
 PRESETS = {
     "smoke": dict(variants=["Teeko", "Hex (7x7)"], strategies=["combine_random", "correlation_based"],
                   self_play_games=2, checkpoints=[1, 2], pruned_games=1, pruned_checkpoints=[0, 1], playouts=10,
-                  games_per_cell=2, handmade_games=2, max_instances=8, slowdown_seconds=0.01, slowdown_repeats=1),
+                  games_per_cell=2, handmade_games=2, max_instances=8, slowdown_seconds=0.01, slowdown_repeats=1,
+                  equal_time_games=2),
     "quick": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=20,
                   checkpoints=[1, 5, 10, 20], pruned_games=5, pruned_checkpoints=[0, 5], playouts=500,
-                  games_per_cell=30, handmade_games=100, max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3),
+                  games_per_cell=30, handmade_games=100, max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3,
+                  equal_time_games=50),
     "paper": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
                   checkpoints=[1, 25, 50, 100, 200], pruned_games=100, pruned_checkpoints=[0, 25, 50, 75, 100],
                   playouts=10_000, games_per_cell=200, handmade_games=200, max_instances=0, slowdown_seconds=5.0,
-                  slowdown_repeats=5),
+                  slowdown_repeats=5, equal_time_games=200),
 }
 DEFAULTS = dict(seed=2019)
 PARAMETERS = {
@@ -97,6 +103,7 @@ PARAMETERS = {
     "max_instances": integer(0, 10_000),
     "slowdown_seconds": number(0.001, 600.0),
     "slowdown_repeats": integer(1, 1000),
+    "equal_time_games": integer(0, 10_000_000),
     "seed": SEED,
 }
 
@@ -235,6 +242,30 @@ class FeatureBiasing:
             out.append((dict(variant="Yavalath", strategy="handmade", stage="handmade", checkpoint=0),
                         Condition("yavalath", 5, biased_agent(s["playouts"], policy.content_hash, True),
                                   uct_opponent(s["playouts"]), options)))
+        out += self.equal_time_conditions()
+        return out
+
+    def equal_time_conditions(self) -> list[tuple[dict, Condition]]:
+        """The paper's comparison at equal thinking time, made deterministic: each final Correlation-based policy
+        (and the hand-made Yavalath agent) against UCT given ``playouts`` x the measured slowdown of that policy
+        (``slowdowns.csv``), i.e. the iterations UCT would run in the time Biased MCTS spends on ``playouts``.
+        Known once the slowdowns are measured (stage 4); the measured ratios, committed, fix the conditions."""
+        path = self.results_dir / "slowdowns.csv"
+        s = self.settings
+        if not path.exists() or not s["equal_time_games"]:
+            return []
+        slowdowns = pd.read_csv(path)
+        options = (("ply_cap", MOVE_CAP),)
+        out = []
+        for row in slowdowns.itertuples():
+            if row.stage not in ("grown", "handmade") or row.variant not in s["variants"]:
+                continue
+            game, size = VARIANTS[row.variant]
+            uct_playouts = max(1, int(round(s["playouts"] * float(row.slowdown))))
+            agent = biased_agent(s["playouts"], row.policy, row.stage == "handmade")
+            labels = dict(variant=row.variant, strategy=row.strategy, stage="equal_time_" + row.stage,
+                          checkpoint=int(max(s["checkpoints"])) if row.stage == "grown" else 0)
+            out.append((labels, Condition(game, size, agent, uct_opponent(uct_playouts), options)))
         return out
 
     def handmade_policy(self):
@@ -255,12 +286,13 @@ class FeatureBiasing:
                     if (stage_filter is None or lab["stage"] in stage_filter)]
         if not labelled:
             return None
-        games = self.settings["handmade_games"] if stage_filter == {"handmade"} else self.games_per_condition
+        games = (self.settings["handmade_games"] if stage_filter == {"handmade"} else
+                 self.settings["equal_time_games"] if stage_filter == EQUAL_TIME else self.games_per_condition)
         return Experiment(NAME, tuple(c for _, c in labelled), games, self.seed, self.results_dir)
 
     def planned(self) -> list:
         planned = []
-        for stages in ({"grown", "pruned", "greedy"}, {"handmade"}):
+        for stages in ({"grown", "pruned", "greedy"}, {"handmade"}, EQUAL_TIME):
             exp = self.experiment(stages)
             if exp is not None:
                 planned += exp.planned()
@@ -319,6 +351,9 @@ def run(experiment: FeatureBiasing, executor="process", *, workers=None, schedul
         if exp is not None:
             timed(name, run_games, exp, pool, progress=progress)
     timed("slowdowns", measure_slowdowns, experiment, progress)
+    exp = experiment.experiment(EQUAL_TIME)
+    if exp is not None:
+        timed("evaluation at equal time", run_games, exp, pool, progress=progress)
     _log_stage_times(experiment, times)
     return frames(experiment)
 
@@ -377,8 +412,9 @@ def frames(experiment: FeatureBiasing) -> dict:
     stored = experiment.store.load()
     rows = []
     for labels, condition in labelled:
-        limit = experiment.settings["handmade_games"] if labels["stage"] == "handmade" else \
-            experiment.games_per_condition
+        limit = (experiment.settings["handmade_games"] if labels["stage"] == "handmade" else
+                 experiment.settings["equal_time_games"] if labels["stage"] in EQUAL_TIME else
+                 experiment.games_per_condition)
         mine = stored[(stored["condition_id"] == condition.id) & (stored["game_index"] < limit)]
         rows.append({**labels, "condition_id": condition.id, "games": len(mine),
                      "wins": float(mine["agent_result"].sum()) if len(mine) else 0.0,
@@ -396,6 +432,34 @@ def frames(experiment: FeatureBiasing) -> dict:
         for g in record["games"]:
             games.append({"variant": variant, "strategy": config.strategy, **g})
     return {"evaluations": evaluations, "slowdowns": slowdowns, "selfplay": pd.DataFrame(games)}
+
+
+def equal_time_table(evaluations: pd.DataFrame, slowdowns: pd.DataFrame, experiment: FeatureBiasing):
+    """Per variant: Biased MCTS's win rate at equal iterations (the final Correlation-based checkpoint; the hand-made
+    Yavalath agent) beside its win rate when UCT gets ``playouts`` x the slowdown, with 95% Wilson intervals."""
+    from ..report import wilson_interval
+    rows = []
+    final = max(experiment.settings["checkpoints"])
+    for stage, strategy, checkpoint in (("grown", "correlation_based", final), ("handmade", "handmade", 0)):
+        for variant in experiment.settings["variants"]:
+            same = evaluations[(evaluations.variant == variant) & (evaluations.stage == stage)
+                               & (evaluations.strategy == strategy) & (evaluations.checkpoint == checkpoint)]
+            timed = evaluations[(evaluations.variant == variant) & (evaluations.stage == "equal_time_" + stage)
+                                & (evaluations.strategy == strategy)]
+            speed = slowdowns[(slowdowns.variant == variant) & (slowdowns.stage == stage)]
+            if same.empty or timed.empty or speed.empty or not int(timed.games.sum()):
+                continue
+            cells = {}
+            for name, frame in (("equal iterations", same), ("equal time", timed)):
+                wins, games = float(frame.wins.sum()), int(frame.games.sum())
+                low, high = wilson_interval(wins, games)
+                cells[name] = f"{100 * wins / games:.1f}% [{low:.1f}, {high:.1f}] ({games} games)"
+            rows.append({"variant": variant, "agent": "hand-made features" if stage == "handmade" else
+                         f"Correlation-based, {final} games", "slowdown": round(float(speed.slowdown.iloc[0]), 2),
+                         "UCT iterations at equal time": max(1, int(round(experiment.settings["playouts"]
+                                                                          * float(speed.slowdown.iloc[0])))),
+                         **cells})
+    return pd.DataFrame(rows)
 
 
 def final_policy(experiment: FeatureBiasing, variant: str, strategy: str = "correlation_based") -> str | None:
@@ -455,4 +519,4 @@ def budget_comparison(experiment: FeatureBiasing, slowdowns: pd.DataFrame, ludii
 
 __all__ = ["NAME", "VARIANTS", "STRATEGIES", "PRESETS", "PARAMETERS", "settings", "make_experiment",
            "FeatureBiasing", "run", "frames", "measure_slowdowns", "uct_opponent", "biased_agent", "final_policy",
-           "draw_top_features", "budget_comparison"]
+           "draw_top_features", "budget_comparison", "equal_time_table"]
