@@ -29,7 +29,7 @@ Presets (explicit parameters override them):
 smoke     Teeko and Hex (7x7), two strategies, 2 self-play games, 10 iterations a move, 2 evaluation
           games a checkpoint: seconds, for the tests
 quick     every variant and strategy at reduced budgets: 20 self-play games (checkpoints 1, 5, 10, 20), 5
-          pruned-set games (0, 5), 500 iterations a move, 30 evaluation games a checkpoint, discovery capped at 16
+          pruned-set games (0, 5), 500 iterations a move, 60 evaluation games a checkpoint, discovery capped at 16
           instances a state-action pair; under an hour on 2 cores (a first try at 100 iterations a move showed
           PUCT with near-uniform priors far below UCT on the large boards: too few iterations to say anything)
 paper     the paper's protocol: 200 self-play games (1, 25, 50, 100, 200), 100 pruned-set games (0, 25, 50, 75,
@@ -82,8 +82,8 @@ PRESETS = {
                   equal_time_games=2),
     "quick": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=20,
                   checkpoints=[1, 5, 10, 20], pruned_games=5, pruned_checkpoints=[0, 5], playouts=500,
-                  games_per_cell=30, handmade_games=100, max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3,
-                  equal_time_games=50),
+                  games_per_cell=60, handmade_games=100, max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3,
+                  equal_time_games=100),
     "paper": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
                   checkpoints=[1, 25, 50, 100, 200], pruned_games=100, pruned_checkpoints=[0, 25, 50, 75, 100],
                   playouts=10_000, games_per_cell=200, handmade_games=200, max_instances=0, slowdown_seconds=5.0,
