@@ -359,9 +359,11 @@ def run(experiment: FeatureBiasing, executor="process", *, workers=None, schedul
 
 
 def _log_stage_times(experiment: FeatureBiasing, times: list[dict]) -> None:
-    """Append this call's wall time per stage to ``stage_times.csv`` (a rerun that finds everything stored adds
-    near-zero times: the first rows of a run are the ones that did the work)."""
+    """Append this call's wall time per stage to ``stage_times.csv``; a call that found everything stored (every
+    stage under a second) writes nothing, so replotting leaves the committed files alone."""
     from datetime import datetime, timezone
+    if all(t["wall_seconds"] < 1.0 for t in times):
+        return
     path = experiment.results_dir / "stage_times.csv"
     when = datetime.now(timezone.utc).isoformat(timespec="seconds")
     frame = pd.DataFrame([{**t, "finished_at": when, "machine": platform.node() or "unknown"} for t in times])
