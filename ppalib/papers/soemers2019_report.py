@@ -218,6 +218,13 @@ def greedy_curves(evaluations: pd.DataFrame | None, variants=("Breakthrough", "T
     return fig
 
 
+def _errors(points: pd.DataFrame) -> list:
+    """Error bar lengths below and above each point (clipped at 0: at 0% or 100% the Wilson bound equals the point
+    up to rounding)."""
+    return [(points["win_rate"] - points["ci_low"]).clip(lower=0),
+            (points["ci_high"] - points["win_rate"]).clip(lower=0)]
+
+
 def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | None, stage: str = "grown",
                     strategy: str = "correlation_based", include_handmade: bool = True):
     """Fig. 5 (``stage="grown"``) or Fig. 8 (``stage="pruned"``): per variant, the win % at the final checkpoint
@@ -236,7 +243,7 @@ def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | 
     colour = _colour(strategy)
     if len(points):
         ax.errorbar(points["slowdown"], points["win_rate"],
-                    yerr=[points["win_rate"] - points["ci_low"], points["ci_high"] - points["win_rate"]],
+                    yerr=_errors(points),
                     fmt="o", color=colour, capsize=3, label=f"{_name(strategy)} ({stage} set)")
         for row in points.itertuples():
             ax.annotate(row.variant, (row.slowdown, row.win_rate), xytext=(5, 4), textcoords="offset points",
@@ -248,7 +255,7 @@ def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | 
         hand = hand[hand["slowdown"] > 0]
         if len(hand):
             ax.errorbar(hand["slowdown"], hand["win_rate"],
-                        yerr=[hand["win_rate"] - hand["ci_low"], hand["ci_high"] - hand["win_rate"]], fmt="*",
+                        yerr=_errors(hand), fmt="*",
                         ms=10, color=STRATEGY_COLOURS["handmade"], capsize=3, label="hand-made features")
             for row in hand.itertuples():
                 ax.annotate(f"{row.variant} (hand-made)", (row.slowdown, row.win_rate), xytext=(5, 4),
