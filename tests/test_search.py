@@ -183,3 +183,25 @@ def test_calling_the_contract_unspecialised_says_so():
     from ppalib.games import contract
     with pytest.raises(contract.ContractError, match="specialised"):
         contract.legal_moves(None, None, None)
+
+
+def test_ludii_ucb1_values_unvisited_moves_at_the_entry_mean_and_breaks_ties_at_random():
+    from ppalib.kernels.selection import ucb1_ludii
+    # three moves: 3/4 wins (Q = 0.5), 1/4 (Q = -0.5), unvisited (Q = parent mean 4/8 -> 0, explore sqrt(ln 8))
+    stats = np.array([3.0, 4.0, 1.0, 4.0, 0.0, 0.0])
+    c = 2 ** 0.5
+    scores = [0.5 + c * np.sqrt(np.log(8) / 4), -0.5 + c * np.sqrt(np.log(8) / 4), 0.0 + c * np.sqrt(np.log(8))]
+    assert ucb1_ludii(stats, 0, 3, c, make_rng(0)) == int(np.argmax(scores))
+    # no move played yet: every move first (Ludii's 10000), chosen uniformly at random
+    picks = {ucb1_ludii(np.zeros(6), 0, 3, c, make_rng(seed)) for seed in range(30)}
+    assert picks == {0, 1, 2}
+
+
+def test_ludii_uct_finds_a_win_and_keeps_the_committed_uct_ids():
+    game = make_game("breakthrough", 5)
+    state = _position(game, ["o..o.", ".....", "oox..", ".x..x", "...x."])
+    winning = next(m for m in game.legal_moves(state) if game.move_to_str(state, m) == "c3-d4")
+    agent = make_agent("uct", 3000, c=2 ** 0.5, ludii_selection=True)
+    assert Searcher(game, agent).search(state, make_rng(1)).move == winning
+    assert "ludii_selection" not in make_agent("uct", 10).as_dict()
+    assert agent.as_dict()["ludii_selection"] is True

@@ -43,7 +43,7 @@ from .._rng import make_rng
 from .._specialise import specialised
 from ..games import Game
 from ..kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, new_learner
-from ..kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_RAVE
+from ..kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_LUDII, SELECT_UCB1_RAVE
 from ..kernels.settings import (PLAYOUT_FEATURES, PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST, PLAYOUT_UNIFORM,
                                SearchSettings, search_settings)
 from ..kernels.tree import initial_sizes, new_tree, reserve
@@ -124,15 +124,30 @@ class AgentConfig:
 
 @dataclass(frozen=True)
 class UCT(AgentConfig):
-    """UCT with uniform playouts, as written in Cazenave 2015, Algorithm 7 (unvisited moves first, in list order)."""
+    """UCT with uniform playouts, as written in Cazenave 2015, Algorithm 7 (unvisited moves first, in list order).
+    ``ludii_selection``: UCB1 as Ludii's UCT baseline of Soemers et al. 2019 instead (values in [-1, 1], an
+    unvisited move valued at its entry's mean, random tie-break; ``ppalib.kernels.selection.ucb1_ludii``)."""
     c: float = 0.4
+    ludii_selection: bool = False
     kind: ClassVar[str] = "uct"
 
     def validate(self):
         object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
+        object.__setattr__(self, "ludii_selection", _check_bool("ludii_selection", self.ludii_selection))
 
     def search_settings(self):
-        return search_settings(SELECT_UCB1, PLAYOUT_UNIFORM, LEARN_NONE, c=self.c)
+        rule = SELECT_UCB1_LUDII if self.ludii_selection else SELECT_UCB1
+        return search_settings(rule, PLAYOUT_UNIFORM, LEARN_NONE, c=self.c)
+
+    def as_dict(self):
+        params = super().as_dict()
+        if not params["ludii_selection"]:  # only when set: the committed UCT conditions keep their ids
+            del params["ludii_selection"]
+        return params
+
+    @property
+    def label(self):
+        return "UCT(Ludii)" if self.ludii_selection else "UCT"
 
 
 @dataclass(frozen=True)

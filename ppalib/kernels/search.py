@@ -192,6 +192,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 count = node_n[node]
                 if settings.selection == selection.SELECT_UCB1:
                     best = selection.ucb1(pool_stats, off, count, node_total[node], settings.c)
+                elif settings.selection == selection.SELECT_UCB1_LUDII:
+                    best = selection.ucb1_ludii(pool_stats, off, count, settings.c, rng)
                 elif amaf:
                     if settings.adaptive:
                         use_rave = descent_rave

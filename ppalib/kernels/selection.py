@@ -10,6 +10,8 @@ from ppalib._rng import random_float
 SELECT_UCB1 = 0       # Cazenave 2015, Alg. 7: unvisited moves first, in list order; then max UCB1, first on ties
 SELECT_UCB1_RAVE = 1  # Mehat & Vittaut 2013, section 2: untried = 1, UCB1 blended with RAVE, random tie-break
 SELECT_PUCT = 2       # Silver et al. 2017 as used by Soemers et al. 2019 (eq. 4), with priors stored per move
+SELECT_UCB1_LUDII = 3  # UCB1 as Ludii's UCT baseline of Soemers et al. 2019: values in [-1, 1], an unvisited move
+                       # valued at its entry's mean, random tie-break
 
 
 @noalloc_jit
@@ -27,6 +29,41 @@ def ucb1(pool_stats, off, count, total, c):
         if value > best_value:
             best_value = value
             best = i
+    return best
+
+
+@noalloc_jit
+def ucb1_ludii(pool_stats, off, count, c, rng):
+    """UCB1 as the UCT baseline of Soemers et al. 2019 plays in Ludii (LudiiAI 2020, UCB1 with QInit.PARENT; the
+    paper's eq. 3 does not say how unvisited moves are valued): ``Q + c sqrt(ln N / n)`` with Q = 2 w/n - 1 in
+    [-1, 1] and N the entry's playouts through its moves; a never-played move takes the entry's mean Q and the
+    exploration term ``c sqrt(ln N)`` (as if played once), or is valued first (Ludii's 10000) while no move of the
+    entry has been played; uniformly at random among the maxima.  Unlike Cazenave 2015's ``ucb1`` it does not try
+    every move once before using the statistics."""
+    wins = 0.0
+    visits = 0.0
+    for i in range(count):
+        wins += pool_stats[2 * (off + i)]
+        visits += pool_stats[2 * (off + i) + 1]
+    parent_q = 2.0 * wins / visits - 1.0 if visits > 0.0 else 10000.0
+    log_n = math.log(max(visits, 1.0))
+    best = 0
+    best_score = -np.inf
+    ties = 0
+    for i in range(count):
+        n = pool_stats[2 * (off + i) + 1]
+        if n > 0.0:
+            score = 2.0 * pool_stats[2 * (off + i)] / n - 1.0 + c * math.sqrt(log_n / n)
+        else:
+            score = parent_q + c * math.sqrt(log_n)
+        if score > best_score:
+            best_score = score
+            best = i
+            ties = 1
+        elif score == best_score:
+            ties += 1
+            if random_float(rng) * ties < 1.0:
+                best = i
     return best
 
 

@@ -6,7 +6,7 @@ game-free, so that every game's specialised kernels share the one type.
 from collections import namedtuple
 
 from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA
-from ppalib.kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_RAVE
+from ppalib.kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_LUDII, SELECT_UCB1_RAVE
 
 PLAYOUT_UNIFORM = 0
 PLAYOUT_GIBBS = 1        # weights per move code, learned by PPA or MAST
@@ -14,7 +14,7 @@ PLAYOUT_PRIOR_FIRST = 2  # first move from the new entry's priors, then uniform
 PLAYOUT_FEATURES = 3     # every move from the features' softmax policy (needs features)
 
 SearchSettings = namedtuple("SearchSettings", [
-    "selection",          # SELECT_UCB1 | SELECT_UCB1_RAVE | SELECT_PUCT
+    "selection",          # SELECT_UCB1 | SELECT_UCB1_RAVE | SELECT_PUCT | SELECT_UCB1_LUDII
     "playout",            # PLAYOUT_UNIFORM | PLAYOUT_GIBBS | PLAYOUT_PRIOR_FIRST | PLAYOUT_FEATURES
     "learning",           # LEARN_NONE | LEARN_PPA | LEARN_MAST
     "c",                  # UCB1's constant, or PUCT's C
@@ -39,4 +39,4 @@ def search_settings(selection=SELECT_UCB1, playout=PLAYOUT_UNIFORM, learning=LEA
 
 
 __all__ = ["SearchSettings", "search_settings", "PLAYOUT_UNIFORM", "PLAYOUT_GIBBS", "PLAYOUT_PRIOR_FIRST", "PLAYOUT_FEATURES",
-           "SELECT_UCB1", "SELECT_UCB1_RAVE", "SELECT_PUCT", "LEARN_NONE", "LEARN_PPA", "LEARN_MAST"]
+           "SELECT_UCB1", "SELECT_UCB1_RAVE", "SELECT_PUCT", "SELECT_UCB1_LUDII", "LEARN_NONE", "LEARN_PPA", "LEARN_MAST"]

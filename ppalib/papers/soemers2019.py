@@ -134,8 +134,9 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> "Feature
 
 # ---- the experiment ---------------------------------------------------------------------------------------------
 def uct_opponent(playouts: int):
-    """The paper's benchmark: UCT, C = sqrt(2), uniform playouts, trees reused (V-A)."""
-    return make_agent("uct", playouts, c=C_UCB1, tree_reuse=True)
+    """The paper's benchmark: UCT, C = sqrt(2), uniform playouts, trees reused (V-A), selecting as Ludii's UCT does
+    (the paper's eq. 3 leaves unvisited moves and the value scale open: ``UCT.ludii_selection``)."""
+    return make_agent("uct", playouts, c=C_UCB1, tree_reuse=True, ludii_selection=True)
 
 
 def biased_agent(playouts: int, policy: str, biased_playouts: bool = False):

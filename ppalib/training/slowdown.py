@@ -45,8 +45,10 @@ def biased_agent(policy_hash_or_agent, seconds_per_move: float) -> AgentConfig:
 
 
 def uct_agent(seconds_per_move: float) -> AgentConfig:
-    """The paper's UCT: C = sqrt(2), uniform playouts, trees reused, ``seconds_per_move`` a move."""
-    return make_agent("uct", MAX_PLAYOUTS, c=math.sqrt(2.0), tree_reuse=True, seconds_per_move=seconds_per_move)
+    """The paper's UCT: C = sqrt(2), uniform playouts, trees reused, selecting as Ludii's UCT (the benchmark of
+    notebook 04), ``seconds_per_move`` a move."""
+    return make_agent("uct", MAX_PLAYOUTS, c=math.sqrt(2.0), tree_reuse=True, seconds_per_move=seconds_per_move,
+                      ludii_selection=True)
 
 
 def first_two_moves(game, agent: AgentConfig, rng: np.ndarray) -> tuple[int, int]:
