@@ -378,13 +378,24 @@ def test_board_graph_cells_owners_and_move_cells(name):
 
 
 @pytest.mark.parametrize("name,size", [("hex", 7), ("connect_four", 7), ("gomoku", 9), ("othello", 8)])
-def test_every_agent_kind_plays_each_new_game(name, size):
+def test_every_agent_kind_plays_each_new_game(name, size, tmp_path, monkeypatch):
+    import numpy as np
     from ppalib.agents import AGENT_KINDS, make_agent, search
+    from ppalib.features.artefact import LinearPolicy
+    from ppalib.training.selfplay import initial_feature_set
     game = make_game(name, size)
     state = _random_game(game, 4)[0][6]
     legal = set(game.legal_moves(state).tolist())
+    feature_set = initial_feature_set(game)  # a feature policy for the kinds that take one (random weights)
+    policy = LinearPolicy.from_set(game, feature_set, np.random.default_rng(0).normal(size=len(feature_set)))
+    policy.save(tmp_path)
+    monkeypatch.setenv("PPALIB_POLICY_PATH", str(tmp_path))
     for kind in AGENT_KINDS:
-        assert int(search(game, state, make_agent(kind, 200), make_rng(1))) in legal
+        if kind != "greedy":  # greedy has no default: it needs a policy
+            assert int(search(game, state, make_agent(kind, 200), make_rng(1))) in legal
+        if kind in ("puct", "greedy"):
+            agent = make_agent(kind, 200, policy=policy.content_hash)
+            assert int(search(game, state, agent, make_rng(1))) in legal
 
 
 def test_a_short_match_of_uct_against_uct(tmp_path):
