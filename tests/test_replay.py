@@ -25,6 +25,7 @@ each store's ``code_version`` column):
   Atarigo cells were rerun; its cells against PPAF(1.28) (no uniform playouts) and the Domineering families
   replay exactly.
 * adaptive_rave2013 replays exactly.
+* soemers2019 replays exactly (its policies are loaded by hash from data/results/soemers2019/policies).
 
 A change that alters random draws must rerun the affected cells in the same change (or add them to ``STALE``
 with the reason).
@@ -40,7 +41,7 @@ from ppalib import paths
 from ppalib.agents import agent_from_params
 from ppalib.experiments import Condition, play_game
 
-PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013")
+PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019")
 MAX_SECONDS = 3.0
 SECOND_SECONDS = 0.5
 
