@@ -342,6 +342,7 @@ def run(experiment: FeatureBiasing, executor="process", *, workers=None, schedul
         fn(*args, **kwargs)
         times.append({"stage": stage, "wall_seconds": round(time.perf_counter() - start, 1)})
 
+    before = _stored_work(experiment)
     grown = experiment.grown_configs()
     timed("self-play, growing sets", _self_play, experiment, grown, pool, progress, "self-play (growing sets)")
     pruned = [p for p in (experiment.pruned_config(g) for g in grown) if p is not None]
@@ -355,15 +356,22 @@ def run(experiment: FeatureBiasing, executor="process", *, workers=None, schedul
     exp = experiment.experiment(EQUAL_TIME)
     if exp is not None:
         timed("evaluation at equal time", run_games, exp, pool, progress=progress)
-    _log_stage_times(experiment, times)
+    _log_stage_times(experiment, times, before)
     return frames(experiment)
 
 
-def _log_stage_times(experiment: FeatureBiasing, times: list[dict]) -> None:
-    """Append this call's wall time per stage to ``stage_times.csv``; a call that found everything stored (every
-    stage under a second) writes nothing, so replotting leaves the committed files alone."""
+def _stored_work(experiment: FeatureBiasing) -> tuple:
+    """What the stages have stored (file names and sizes): unchanged by a run that played nothing."""
+    folder = experiment.results_dir
+    files = [*folder.glob("*.parquet"), *experiment.selfplay_dir.glob("*.json"), folder / "slowdowns.csv"]
+    return tuple(sorted((p.name, p.stat().st_size) for p in files if p.exists()))
+
+
+def _log_stage_times(experiment: FeatureBiasing, times: list[dict], before: tuple) -> None:
+    """Append this call's wall time per stage to ``stage_times.csv``, if it stored anything (``before``: what was
+    stored when it started), so that replotting leaves the committed files alone."""
     from datetime import datetime, timezone
-    if all(t["wall_seconds"] < 1.0 for t in times):
+    if _stored_work(experiment) == before:
         return
     path = experiment.results_dir / "stage_times.csv"
     when = datetime.now(timezone.utc).isoformat(timespec="seconds")
