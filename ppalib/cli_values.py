@@ -105,10 +105,9 @@ def parse_agent(text: str, playouts: int, option: str = "--agent"):
 
 
 def _agent(kind: str, rest: str, playouts: int):
-    from .agents import MAX_PLAYOUTS, _agent_class, make_agent
+    from .agents import _agent_class, check_playouts, make_agent
     cls = _agent_class(kind)  # validates the kind first (a kind may have required parameters: no default instance)
-    if isinstance(playouts, bool) or not isinstance(playouts, int) or not 1 <= playouts <= MAX_PLAYOUTS:
-        raise ValueError(f"playouts={playouts!r} is out of range: allowed 1..{MAX_PLAYOUTS}")
+    check_playouts(playouts)
     types_by_name = field_types(cls)
     settable = [name for name in types_by_name if name not in SET_ELSEWHERE]
     params = {}

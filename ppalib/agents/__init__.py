@@ -66,6 +66,15 @@ def _check_number(name: str, value, low: float, allow_equal_low: bool, high: flo
     return value
 
 
+def check_playouts(playouts) -> int:
+    """``playouts`` (iterations a move) as an int in 1..MAX_PLAYOUTS, or an error naming it."""
+    if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)):
+        raise TypeError(f"playouts must be an integer, got {playouts!r}")
+    if not 1 <= playouts <= MAX_PLAYOUTS:
+        raise ValueError(f"playouts={playouts} is out of range: allowed 1..{MAX_PLAYOUTS}")
+    return int(playouts)
+
+
 def _check_bool(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")
@@ -85,11 +94,7 @@ class AgentConfig:
     _LEGACY_FIELDS: ClassVar[dict] = {"alpha": 1.0, "k": 1.0}
 
     def __post_init__(self):
-        if isinstance(self.playouts, bool) or not isinstance(self.playouts, (int, np.integer)):
-            raise TypeError(f"playouts must be an integer, got {self.playouts!r}")
-        if not 1 <= self.playouts <= MAX_PLAYOUTS:
-            raise ValueError(f"playouts={self.playouts} is out of range: allowed 1..{MAX_PLAYOUTS}")
-        object.__setattr__(self, "playouts", int(self.playouts))
+        object.__setattr__(self, "playouts", check_playouts(self.playouts))
         if self.seconds_per_move is not None:
             object.__setattr__(self, "seconds_per_move",
                                _check_number("seconds_per_move", self.seconds_per_move, 0.0, False, 86_400.0))
@@ -451,12 +456,10 @@ class Searcher:
 
     def policy_logits(self, state: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """theta . phi(state, a) for the ``legal`` moves of ``state`` (the compiled matcher, as the search uses)."""
-        from ..features.featureset import state_owner_relative
+        from ..features.featureset import state_move_cells, state_owner_relative
         module, spec = self.game.module, self.game.spec
         owner_rel = state_owner_relative(module, spec, state, self.feature_set.graph)
-        moves_from = np.array([module.move_from(spec, state, m) for m in legal], dtype=np.int64)
-        moves_to = np.array([module.move_to(spec, state, m) for m in legal], dtype=np.int64)
-        return self.feature_set.logits(self.theta, owner_rel, moves_from, moves_to)
+        return self.feature_set.logits(self.theta, owner_rel, *state_move_cells(module, spec, state, legal))
 
     def _greedy(self, state, legal, rng) -> SearchResult:
         from .._rng import random_float

@@ -15,7 +15,7 @@ Games", section II-B and IV), as Ludii's public feature code defines them.
 from .drawing import draw_feature
 from .feature import KINDS, Element, Feature, InconsistentFeature, simplify_elements
 from .featureset import (CompiledFeatures, DuplicateFeature, FeatureSet, owner_relative,
-                         state_owner_relative)
+                         state_move_cells, state_owner_relative)
 from .generation import atomic_features, candidate_walks, combine_instances, move_features
 from .instances import (EMPTY, ENEMY, FRIEND, NOT_EMPTY, NOT_ENEMY, NOT_FRIEND, TEST_NAMES, Instance,
                         instantiate)
@@ -26,6 +26,7 @@ __all__ = [
     "KINDS", "Element", "Feature", "InconsistentFeature", "simplify_elements",
     "Instance", "instantiate", "EMPTY", "NOT_EMPTY", "FRIEND", "NOT_FRIEND", "ENEMY", "NOT_ENEMY", "TEST_NAMES",
     "FeatureSet", "CompiledFeatures", "DuplicateFeature", "owner_relative", "state_owner_relative",
+    "state_move_cells",
     "atomic_features", "candidate_walks", "combine_instances", "move_features",
     "draw_feature",
 ]

@@ -37,6 +37,14 @@ def state_owner_relative(module, spec, state, graph: BoardGraph) -> np.ndarray:
     return owner_relative(graph.cells, owners, int(state[H_TO_MOVE]))
 
 
+def state_move_cells(module, spec, state, moves) -> tuple[np.ndarray, np.ndarray]:
+    """(from cells, to cells) of ``moves`` in a game position, as the matcher takes them (int64 arrays; -1 for no
+    cell), read with the game module's ``move_from`` / ``move_to``.  Python-speed, like ``state_owner_relative``."""
+    moves_from = np.array([module.move_from(spec, state, m) for m in moves], dtype=np.int64)
+    moves_to = np.array([module.move_to(spec, state, m) for m in moves], dtype=np.int64)
+    return moves_from, moves_to
+
+
 class FeatureSet:
     """Features (a tuple, the index of a feature is its weight's index) instantiated on ``graph``.
 

@@ -67,6 +67,7 @@ VARIANTS = {
     "Teeko": ("teeko", 5),
     "Yavalath": ("yavalath", 5),
 }
+VARIANT_OF = {game_size: variant for variant, game_size in VARIANTS.items()}  # (game, size) -> variant
 STRATEGIES = ("add_random", "combine_random", "combine_max", "correlation_based")
 GREEDY_VARIANTS = ("Breakthrough", "Teeko")  # Fig. 6
 MOVE_CAP = 100  # "Games are terminated automatically after 100 moves" (V-A): a draw
@@ -215,9 +216,8 @@ class FeatureBiasing:
         s = self.settings
         options = (("ply_cap", MOVE_CAP),)
         out = []
-        by_variant = {v: VARIANTS[v] for v in s["variants"]}
         for grown in self.grown_configs():
-            variant = next(v for v, gs in by_variant.items() if gs == (grown.game, grown.size))
+            variant = VARIANT_OF[grown.game, grown.size]
             record = self.record_of(grown)
             if record is None:
                 continue
@@ -439,7 +439,7 @@ def frames(experiment: FeatureBiasing) -> dict:
         record = experiment.record_of(config)
         if record is None:
             continue
-        variant = next(v for v, gs in VARIANTS.items() if gs == (config.game, config.size))
+        variant = VARIANT_OF[config.game, config.size]
         for g in record["games"]:
             games.append({"variant": variant, "strategy": config.strategy, **g})
     return {"evaluations": evaluations, "slowdowns": slowdowns, "selfplay": pd.DataFrame(games)}

@@ -51,7 +51,7 @@ import numpy as np
 
 from .._rng import make_rng
 from ..agents import Searcher, make_agent
-from ..features import FeatureSet, atomic_features, combine_instances, state_owner_relative
+from ..features import FeatureSet, atomic_features, combine_instances, state_move_cells, state_owner_relative
 from ..features.artefact import LinearPolicy, load_policy
 from ..features.matcher import active_feature_rows
 from ..games import make_game
@@ -154,8 +154,7 @@ def _rows(feature_set: FeatureSet, module, spec, state, legal) -> tuple[np.ndarr
     """phi(state, a) of the legal moves as CSR rows, by the compiled matcher."""
     owner_rel = state_owner_relative(module, spec, state, feature_set.graph)
     n = legal.size
-    moves_from = np.array([module.move_from(spec, state, m) for m in legal], dtype=np.int64)
-    moves_to = np.array([module.move_to(spec, state, m) for m in legal], dtype=np.int64)
+    moves_from, moves_to = state_move_cells(module, spec, state, legal)
     indptr = np.zeros(n + 1, dtype=np.int64)
     room = max(64, 8 * n)
     while True:
@@ -166,14 +165,17 @@ def _rows(feature_set: FeatureSet, module, spec, state, legal) -> tuple[np.ndarr
         room *= 4
 
 
-def _instances(feature_set: FeatureSet, refs, module, spec, state, legal) -> list[list]:
-    """The feature instances active for each legal move (what discovery pairs), as ``InstanceRef``s."""
+def _instances(feature_set: FeatureSet, refs, module, spec, state, legal, cap: int = 0,
+               weight: np.ndarray | None = None) -> list[list]:
+    """The feature instances active for each legal move (what discovery pairs), as ``InstanceRef``s; with ``cap``,
+    only the ``cap`` of largest ``weight[feature]`` per move (a stable sort: ties keep instance order)."""
     owner_rel = state_owner_relative(module, spec, state, feature_set.graph)
     out = []
-    for m in legal:
-        ids = feature_set.active_instances_compiled(owner_rel, module.move_from(spec, state, m),
-                                                    module.move_to(spec, state, m))
-        out.append([refs[i] for i in ids])
+    for f, t in zip(*state_move_cells(module, spec, state, legal)):
+        insts = [refs[i] for i in feature_set.active_instances_compiled(owner_rel, f, t)]
+        if cap and len(insts) > cap:
+            insts = sorted(insts, key=lambda r: -weight[r.feature])[:cap]
+        out.append(insts)
     return out
 
 
@@ -387,15 +389,11 @@ class SelfPlayRun:
             return None
         module, spec = self.game.module, self.game.spec
         combine = InstanceCombiner(feature_set)
+        # Ludii's cap on the instances of a state-action pair (0: none), applied before any strategy pairs them.
+        cap, weight = self.config.max_instances, np.abs(rs.theta)
         batch = [Sample(s.indptr, s.indices, s.moves, s.pi, s.mover, state=s.state, n_features=s.n_features,
-                        instances=_instances(feature_set, combine.refs, module, spec, s.state, s.moves))
+                        instances=_instances(feature_set, combine.refs, module, spec, s.state, s.moves, cap, weight))
                  for s in batch]
-        cap = self.config.max_instances
-        if cap:  # Ludii's cap on the instances of a state-action pair, applied before any strategy pairs them
-            weight = np.abs(rs.theta)
-            batch = [Sample(s.indptr, s.indices, s.moves, s.pi, s.mover, state=s.state, n_features=s.n_features,
-                            instances=[sorted(insts, key=lambda r: -weight[r.feature])[:cap] if len(insts) > cap
-                                       else insts for insts in s.instances]) for s in batch]
         probs = [probabilities(rs.theta, s) for s in batch]
         key = discover(self.config.strategy, batch, probs, rs.theta, rs.np_rng, combine, combine.is_known)
         return None if key is None else combine.features[key]
