@@ -10,8 +10,9 @@ from ppalib import _specialise, make_rng
 from ppalib.agents import Searcher, kernels_for, make_agent, search
 from ppalib.experiments import Condition, play_game
 from ppalib.games import make_game
-from ppalib.games._common import H_BOARD
+from ppalib.games._common import H_BOARD, H_HASH
 from ppalib.kernels import selection
+from ppalib.kernels.tree import lookup
 
 
 def test_puct_selection_on_a_hand_computed_entry():
@@ -88,6 +89,35 @@ def test_tree_reuse_keeps_the_statistics_of_the_position_reached():
     assert kept.sizes[0] < searcher.tree.sizes[0]  # the rest of the table was dropped
     second = searcher.search(grandchild, make_rng(2))
     assert second.visits.sum() == before.sum() + 2000  # kept playouts + this search's (the root has an entry)
+
+
+def test_puct_lists_the_moves_of_a_playouts_first_entry_at_its_first_descent():
+    # Soemers et al. 2019's playout adds the position its first move reaches; the kernel lists that entry's moves
+    # only when a descent first passes through it (node_off -1 until then).  Such an entry kept by tree reuse as the
+    # next root must then be listed and searched like any other.
+    game = make_game("breakthrough", 5)
+    searcher = Searcher(game, make_agent("puct", 400, tree_reuse=True))
+    state = game.initial_state()
+    searcher.search(state, make_rng(4))
+    tree = searcher.tree
+    used = tree.sizes[0]
+    unlisted = tree.node_off[:used] < 0
+    assert 0 < unlisted.sum() < used
+    assert (tree.node_n[:used][unlisted] == 0).all() and (tree.node_total[:used][unlisted] >= 1).all()
+    reached = None
+    for first in game.legal_moves(state):
+        child = game.play(state, first)
+        for second in game.legal_moves(child):
+            grandchild = game.play(child, second)
+            found = lookup(tree.table, tree.node_key, grandchild[H_HASH])
+            if found >= 0 and tree.node_off[found] < 0:
+                reached = grandchild
+                break
+        if reached is not None:
+            break
+    assert reached is not None
+    result = searcher.search(reached, make_rng(5))  # the kept tree's root is the unlisted entry
+    assert len(result.moves) == len(game.legal_moves(reached)) and result.visits.sum() == 400
 
 
 def test_retaining_a_tree_whose_every_entry_is_reachable_stays_in_bounds():

@@ -17,7 +17,8 @@ One iteration (Cazenave 2015, Alg. 7; Mehat & Vittaut 2013, section 2):
 1. **descend** from the root while the position has a tree entry, choosing moves by the selection rule;
 2. **expand**: at the first position without an entry, make one (its legal moves with zero statistics and, for
    PUCT, their priors, computed once: here when the playout draws its first move from them, else at the
-   entry's first descent);
+   entry's first descent).  The position a PUCT playout's first move reaches gets an entry too (Soemers et al.
+   2019, V-A), whose moves are listed at its first descent (``node_off`` -1 until then);
 3. **playout** from there to the end of the game with the playout policy;
 4. **back up and learn**: every entry on the path counts the playout (its total, and the taken move's wins and
    playouts for the entry's player to move; for RAVE also the AMAF statistics), then the learning rule adapts the
@@ -32,6 +33,7 @@ import math
 import numpy as np
 from numba import njit
 
+from ppalib._noalloc import noalloc_jit
 from ppalib._rng import random_float, weighted_index, weighted_index_of_total
 from ppalib.features.matcher import move_logits
 from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES
@@ -44,7 +46,7 @@ from ppalib.kernels.tree import ENTRIES, POOL, Tree, add_entry, grown_copy, look
 from ppalib.games import contract as game  # <game-import>
 
 
-@njit(cache=True)
+@noalloc_jit
 def feature_logits(spec, state, moves, n, features, theta, owner_rel, moves_from, moves_to, out):
     """``out[i] = theta . phi(state, moves[i])`` for the ``n`` legal moves (Soemers et al. 2019, eq. 1), by the
     compiled matcher: ``features`` is a ``CompiledFeatures`` of ``ppalib.features``, ``theta`` its weights.
@@ -67,7 +69,7 @@ def feature_logits(spec, state, moves, n, features, theta, owner_rel, moves_from
                 out)
 
 
-@njit(cache=True)
+@noalloc_jit
 def softmax_in_place(values, n):
     """``values[:n]`` replaced by their softmax (the largest subtracted first)."""
     top = -np.inf
@@ -81,7 +83,7 @@ def softmax_in_place(values, n):
         values[i] /= z
 
 
-@njit(cache=True)
+@noalloc_jit
 def entry_priors(spec, state, moves, n, with_context, prior_logits, features, theta, owner_rel, moves_from,
                  moves_to, scratch, out, base):
     """PUCT's priors of the ``n`` legal ``moves``, written to ``out[base:base + n]``: the apprentice's softmax
@@ -185,7 +187,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
             if found >= 0 and in_playout:  # the prior's move reached a position already in the tree
                 nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
                 break
-            if found >= 0:
+            listing = found >= 0 and node_off[found] < 0  # an entry whose moves are not listed yet (below)
+            if found >= 0 and not listing:
                 # Descend.
                 node = found
                 off = node_off[node]
@@ -229,7 +232,27 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 depth += 1
                 game.play(spec, state, move)
                 continue
-            # Expand: one new entry (Soemers et al.'s playout: two), then a playout from it.
+            if in_playout:
+                # Soemers et al.'s playout made its first move: the position reached gets an entry, whose moves are
+                # listed at its first descent (``listing``), not now: few of these entries are ever descended
+                # through, and listing and storing every one's moves cost about a third of an iteration of PUCT at
+                # Yavalath and Gomoku (a tree twice as large in memory).  The search is the same: a move list is a
+                # function of the position, and listing draws nothing.
+                node = entries
+                table[-1 - found] = node + 1
+                node_key[node] = state[H_HASH]
+                node_player[node] = state[H_TO_MOVE]
+                node_total[node] = 0.0
+                node_n[node] = 0
+                node_off[node] = -1
+                entries += 1
+                path_node[depth] = node
+                path_move[depth] = -1
+                path_ply[depth] = nseq
+                depth += 1
+                nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
+                break
+            # Expand: a new entry (or list the moves of one made by Soemers et al.'s playout), then a playout.
             n = game.legal_moves(spec, state, moves)
             if n == 0:
                 break
@@ -241,11 +264,15 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                     pool_amaf = grown_copy(pool_amaf, 2 * size, 2 * pool_used)
                 if puct:
                     pool_prior = grown_copy(pool_prior, size, pool_used)
-            node = entries
-            table[-1 - found] = node + 1
-            node_key[node] = state[H_HASH]
-            node_player[node] = state[H_TO_MOVE]
-            node_total[node] = 0.0
+            if listing:
+                node = found
+            else:
+                node = entries
+                table[-1 - found] = node + 1
+                node_key[node] = state[H_HASH]
+                node_player[node] = state[H_TO_MOVE]
+                node_total[node] = 0.0
+                entries += 1
             node_n[node] = n
             node_off[node] = pool_used
             for i in range(n):
@@ -256,16 +283,16 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 for i in range(2 * pool_used, 2 * (pool_used + n)):
                     pool_amaf[i] = 0.0
             if puct:
-                if settings.playout == PLAYOUT_PRIOR_FIRST and not in_playout:  # the playout draws from them now
+                if settings.playout == PLAYOUT_PRIOR_FIRST or listing:  # drawn from / selected with now
                     entry_priors(spec, state, moves, n, settings.with_context, prior_logits, features, theta,
                                  owner_rel, moves_from, moves_to, scratch, pool_prior, pool_used)
                 else:
-                    # Computed at the entry's first descent instead (the same values: a function of the position);
-                    # most entries made by a playout's first move are never descended through, and computing their
-                    # priors cost about as much as the rest of an iteration at Hex.
+                    # Computed at the entry's first descent instead (the same values: a function of the position),
+                    # since a playout that does not draw from them leaves many entries never descended through.
                     pool_prior[pool_used] = -1.0
-            entries += 1
             pool_used += n
+            if listing:
+                continue  # the next pass descends through it
             if depth == 0:
                 root_node = node
             path_node[depth] = node
@@ -300,7 +327,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                     nseq += 1
                     game.play(spec, state, moves[choice])
                     n = game.legal_moves(spec, state, moves)
-            elif settings.playout == PLAYOUT_PRIOR_FIRST and not in_playout:
+            elif settings.playout == PLAYOUT_PRIOR_FIRST:
                 # Soemers et al. 2019, V-A: "The first move of every play-out is sampled from the apprentice
                 # distribution p, and the corresponding node is added to the search tree": the move becomes the
                 # new entry's taken move, and the position it reaches gets an entry too (the next pass of the loop).
@@ -423,6 +450,8 @@ def _copy_entry(tree, node, kept):
                     tree.pool_move[off:off + n], n)
     new_off = kept.node_off[new]
     kept.node_total[new] = tree.node_total[node]
+    if off < 0:  # its moves not listed yet (``run_iterations``): still to be listed
+        kept.node_off[new] = -1
     kept.pool_stats[2 * new_off:2 * (new_off + n)] = tree.pool_stats[2 * off:2 * (off + n)]
     if tree.pool_amaf.size > 0:
         kept.pool_amaf[2 * new_off:2 * (new_off + n)] = tree.pool_amaf[2 * off:2 * (off + n)]

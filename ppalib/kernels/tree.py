@@ -4,7 +4,8 @@ An *entry* is a position (keyed by its 64-bit Zobrist hash) with the player to m
 legal moves, in the game's deterministic list order, at ``node_off[entry]`` in the move pool.  Per move the pool
 holds the move, its (wins, playouts) side by side in ``pool_stats`` (one cache line for the selection loop), and,
 when the search needs them, the AMAF (RAVE) wins and playouts in ``pool_amaf`` and the prior in ``pool_prior``.
-Rewards are for the entry's player to move: 1 win, 0.5 draw, 0 loss.
+Rewards are for the entry's player to move: 1 win, 0.5 draw, 0 loss.  An entry made by a PUCT playout's first move
+has no moves listed until the search first descends through it: ``node_off`` -1 and ``node_n`` 0 meanwhile.
 
 The table is open addressing over a power-of-two array holding entry index + 1 (0 = free), at load <= 1/2.
 ``sizes`` holds the entries used and the pool slots used.  Arrays grow by doubling when full (``grow``), so a
