@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Protocol
@@ -88,12 +88,15 @@ def check_folder(name: str, value) -> Path:
 
 @dataclass(frozen=True)
 class Experiment:
-    """A named grid of conditions, ``games_per_condition`` games each, stored under ``results_dir``."""
+    """A named grid of conditions, ``games_per_condition`` games each, stored under ``results_dir``;
+    ``games_by_condition`` (optional: condition id -> games) gives some conditions another number of games, e.g.
+    a costlier column of a table played with fewer games a cell."""
     name: str
     conditions: tuple[Condition, ...]
     games_per_condition: int
     seed: int
     results_dir: Path
+    games_by_condition: dict | None = field(default=None, hash=False)
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name or "/" in self.name:
@@ -122,14 +125,29 @@ class Experiment:
                            check_int("games_per_condition", self.games_per_condition, 1, 10_000_000))
         object.__setattr__(self, "seed", check_int("seed", self.seed, 0, 2**63 - 1))
         object.__setattr__(self, "results_dir", check_folder("results_dir", self.results_dir))
+        if self.games_by_condition is not None:
+            if not isinstance(self.games_by_condition, dict):
+                raise TypeError(f"games_by_condition must be a dict (condition id -> games), "
+                                f"got {self.games_by_condition!r}")
+            unknown = set(self.games_by_condition) - set(first_of)
+            if unknown:
+                raise ValueError(f"games_by_condition names conditions not in the experiment: {sorted(unknown)}")
+            object.__setattr__(self, "games_by_condition", {
+                key: check_int(f"games_by_condition[{key!r}]", value, 1, 10_000_000)
+                for key, value in self.games_by_condition.items()})
 
     @property
     def store(self) -> ResultsStore:
         return ResultsStore(self.results_dir)
 
+    def games_of(self, condition: Condition) -> int:
+        """The games ``condition`` gets: its ``games_by_condition`` entry, else ``games_per_condition``."""
+        return (self.games_by_condition or {}).get(condition.id, self.games_per_condition)
+
     def planned(self) -> list[tuple[Condition, int]]:
         """Every (condition, game index), index-major: an interrupted run leaves every cell equally filled."""
-        return [(c, i) for i in range(self.games_per_condition) for c in self.conditions]
+        most = max(self.games_of(c) for c in self.conditions)
+        return [(c, i) for i in range(most) for c in self.conditions if i < self.games_of(c)]
 
 
 def check_stored_seed(experiment: Experiment, frame: pd.DataFrame | None = None) -> None:
@@ -389,6 +407,7 @@ def load_results(experiment: Experiment) -> pd.DataFrame:
     Raises ValueError if the folder holds games of these conditions played with another seed."""
     frame = experiment.store.load()
     check_stored_seed(experiment, frame)
-    ids = {c.id for c in experiment.conditions}
-    frame = frame[frame["condition_id"].isin(ids) & (frame["game_index"] < experiment.games_per_condition)]
+    games = {c.id: experiment.games_of(c) for c in experiment.conditions}
+    wanted = frame["condition_id"].map(games)
+    frame = frame[wanted.notna() & (frame["game_index"] < wanted.fillna(0))]
     return frame.reset_index(drop=True)

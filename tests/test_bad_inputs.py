@@ -17,6 +17,7 @@ from ppalib.papers import ppa2015
     (dict(sizes=["8"]), TypeError, "sizes must be an integer"),
     (dict(playouts=[-10]), ValueError, "playouts=-10 is out of range"),
     (dict(games_per_cell="ten"), TypeError, "games_per_cell must be an integer"),
+    (dict(playouts=[20, 40], games_per_cell=[4, 2, 2]), ValueError, "must be one number, or one per entry"),
     (dict(alpha=float("nan")), ValueError, "alpha=nan is out of range"),
     (dict(c=-1), ValueError, "c=-1 is out of range"),
     (dict(seed=1.5), TypeError, "seed must be an integer"),

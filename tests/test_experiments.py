@@ -23,6 +23,21 @@ def _conditions():
             Condition("misere_domineering", 5, make_agent("mast", 40, k=4.0), make_agent("uct", 40)))
 
 
+def test_a_condition_given_fewer_games_plays_only_those(tmp_path):
+    # Table 1's 10,000-playout column is played with fewer games a cell than its 1,000-playout column.
+    conditions = _conditions()
+    experiment = Experiment("per", conditions, 4, 3, tmp_path, games_by_condition={conditions[1].id: 2})
+    assert [experiment.games_of(c) for c in conditions] == [4, 2, 4]
+    assert sorted((c.id, i) for c, i in experiment.planned()) == sorted(
+        [(conditions[0].id, i) for i in range(4)] + [(conditions[1].id, i) for i in range(2)]
+        + [(conditions[2].id, i) for i in range(4)])
+    frame = run(experiment, "serial", progress=False)
+    assert frame.groupby("condition_id").size().to_dict() == {conditions[0].id: 4, conditions[1].id: 2,
+                                                               conditions[2].id: 4}
+    with pytest.raises(ValueError, match="names conditions not in the experiment"):
+        Experiment("per", conditions, 4, 3, tmp_path, games_by_condition={"nope": 2})
+
+
 def test_serial_and_parallel_runs_play_identical_games(tmp_path):
     serial = run(Experiment("det", _conditions(), 6, 3, tmp_path / "a"), "serial", progress=False)
     parallel = run(Experiment("det", _conditions(), 6, 3, tmp_path / "b"), LocalProcessExecutor(2),

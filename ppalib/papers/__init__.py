@@ -49,7 +49,8 @@ class Param:
 
     kind: "int", "number" (int or float), "choice", "text", "folder", "game" (a game name) or "grid" (a dict
     of lists, keys ``grid_keys``).  ``low``/``high`` bound numbers (``high`` None: no bound); ``many``: a list
-    of such values is accepted too (one value stands for a one-element list); ``default``: the notebook's
+    of such values is accepted too (one value stands for a one-element list; no value twice unless not
+    ``distinct``); ``default``: the notebook's
     default (None for "the preset's value"); ``optional``: None is accepted.
     """
     kind: str
@@ -60,6 +61,7 @@ class Param:
     default: object = None
     optional: bool = True
     grid: tuple = ()  # for kind "grid": (key, Param) pairs
+    distinct: bool = True  # a ``many`` list may not repeat a value (False: one value per entry of another list)
 
     def describe(self) -> str:
         if self.kind == "int":
@@ -97,7 +99,7 @@ class Param:
                 raise ValueError(f"{name} is empty: give at least one value ({self.describe()})")
             checked = [self._one(name, item, f" (in {name}={list(value)!r})") for item in value]
             repeated = next((v for i, v in enumerate(checked) if v in checked[:i]), None)
-            if repeated is not None:
+            if repeated is not None and self.distinct:
                 raise ValueError(f"{name}={list(value)!r} lists {repeated!r} twice: give each value once")
             return checked
         return self._one(name, value, "")

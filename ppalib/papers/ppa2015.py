@@ -7,8 +7,9 @@ Presets (explicit parameters override them):
 
 ========  =====================================================================================================
 smoke     2 games at 5x5, 20 playouts, 4 games a cell: seconds, for the tests
-quick     the whole 1,000-playout column of Table 1 at the paper's 500 games a cell (10 games x 5x5 and 8x8,
-          10,000 games): about half an hour on 2 cores.  500 games give a 95% interval of about +-4.4 points.
+quick     the whole of Table 1: the 1,000-playout column at the paper's 500 games a cell (10 games x 5x5 and 8x8,
+          10,000 games, about half an hour on 2 cores; a 95% interval of about +-4.4 points) and the 10,000-playout
+          column at 100 games a cell (2,000 games, about 70 minutes on 2 cores; about +-10 points)
 paper     exactly Table 1: 10 games x {5x5, 8x8} x {1,000, 10,000} playouts, 500 games a cell (250 a colour)
 ========  =====================================================================================================
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import make_agent
-from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
+from . import C, MAX_GAMES, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
 from ..experiments import Condition, Experiment, check_int
 from ..games import PAPER_GAMES
 
@@ -26,7 +27,7 @@ PAPER_TABLE = "ppa2015_table1.csv"
 
 PRESETS = {
     "smoke": dict(games=["breakthrough", "nogo"], sizes=[5], playouts=[20], games_per_cell=4),
-    "quick": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000], games_per_cell=500),
+    "quick": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=[500, 100]),
     "paper": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=500),
 }
 DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015)
@@ -35,7 +36,7 @@ PARAMETERS = {
     "games": Param("game", many=True),
     "sizes": integer(2, 19, many=True),
     "playouts": integer(1, MAX_PLAYOUTS, many=True),
-    "games_per_cell": GAMES_PER_CELL,
+    "games_per_cell": Param("int", 1, MAX_GAMES, many=True, distinct=False),  # one, or one per ``playouts``
     "alpha": number(0),
     "c": C,
     "seed": SEED,
@@ -51,8 +52,21 @@ def settings(preset: str = "quick", **overrides) -> dict:
         result[key] = list(result[key])
         if not result[key]:
             raise ValueError(f"{key} is empty: give at least one value")
-    result["games_per_cell"] = check_int("games_per_cell", result["games_per_cell"], 1, 10_000_000)
+    games = result["games_per_cell"]
+    if isinstance(games, (list, tuple)):
+        if len(games) != len(result["playouts"]):
+            raise ValueError(f"games_per_cell={list(games)!r} must be one number, or one per entry of "
+                             f"playouts={result['playouts']!r}")
+        result["games_per_cell"] = [check_int("games_per_cell", g, 1, MAX_GAMES) for g in games]
+    else:
+        result["games_per_cell"] = check_int("games_per_cell", games, 1, MAX_GAMES)
     return result
+
+
+def games_per_playouts(s: dict) -> dict[int, int]:
+    """Games a cell for each playouts column of settings ``s``."""
+    games = s["games_per_cell"]
+    return dict(zip(s["playouts"], games if isinstance(games, list) else [games] * len(s["playouts"])))
 
 
 def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:
@@ -61,7 +75,9 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
     conditions = [Condition(game, size, make_agent("ppa", playouts, alpha=s["alpha"], c=s["c"]),
                             make_agent("uct", playouts, c=s["c"]))
                   for game in s["games"] for size in s["sizes"] for playouts in s["playouts"]]
-    return Experiment(NAME, tuple(conditions), s["games_per_cell"], s["seed"], Path(results_dir))
+    games = games_per_playouts(s)
+    return Experiment(NAME, tuple(conditions), max(games.values()), s["seed"], Path(results_dir),
+                      games_by_condition={c.id: games[c.agent.playouts] for c in conditions})
 
 
 # ---- tables and figures -------------------------------------------------------------------------------------
