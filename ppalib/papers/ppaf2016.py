@@ -14,6 +14,12 @@ quick     every table, each algorithm at the setting the paper found best in tha
 paper     all 346 cells exactly: 8x8, 10,000 playouts, 500 games a cell (a cluster)
 ========  =====================================================================================================
 
+The quick preset also plays, at the paper's 10,000 playouts (``claims_playouts``), the cells the paper's claims
+rest on (``claim_cells``: each algorithm's best cell against UCT in the games of ``CLAIMS``, and MAST's and MASTF's
+best cells against PPAF(1.28) of Tables 4 and 9), ``claims_games_per_cell`` = 16 games a cell: about an hour on 2
+cores, enough to see a large difference between two algorithms (a 95% interval is about +-24 points), not a small
+one.  ``claims(long, playouts=...)`` tests the claims at either budget.
+
 Table 9's opponent is "PPAF" with no alpha in the paper; we use PPAF(1.28), the opponent of Table 4
 (see ``data/paper/README.md``).
 """
@@ -35,10 +41,11 @@ ALL_TABLES = list(range(1, 11))
 
 PRESETS = {
     "smoke": dict(tables=[2, 10], grid="best", size=5, playouts=20, games_per_cell=2),
-    "quick": dict(tables=ALL_TABLES, grid="best", size=8, playouts=1000, games_per_cell=100),
+    "quick": dict(tables=ALL_TABLES, grid="best", size=8, playouts=1000, games_per_cell=100,
+                  claims_playouts=10000, claims_games_per_cell=16),
     "paper": dict(tables=ALL_TABLES, grid="all", size=8, playouts=10000, games_per_cell=500),
 }
-DEFAULTS = dict(c=0.4, seed=2016)
+DEFAULTS = dict(c=0.4, seed=2016, claims_playouts=None, claims_games_per_cell=16)
 GRIDS = ("best", "all")
 #: The notebook's own parameters (None: the preset's value).
 PARAMETERS = {
@@ -47,6 +54,8 @@ PARAMETERS = {
     "size": integer(4, 19),
     "playouts": integer(1, MAX_PLAYOUTS),
     "games_per_cell": GAMES_PER_CELL,
+    "claims_playouts": integer(1, MAX_PLAYOUTS),  # None: no second budget
+    "claims_games_per_cell": GAMES_PER_CELL,
     "c": C,
     "seed": SEED,
 }
@@ -76,7 +85,25 @@ def settings(preset: str = "quick", **overrides) -> dict:
     result["games_per_cell"] = check_int("games_per_cell", result["games_per_cell"], 1, 10_000_000)
     result["playouts"] = check_int("playouts", result["playouts"], 1, 10_000_000)
     result["size"] = check_int("size", result["size"], 4, 19)
+    if result["claims_playouts"] is not None:
+        result["claims_playouts"] = check_int("claims_playouts", result["claims_playouts"], 1, 10_000_000)
+    result["claims_games_per_cell"] = check_int("claims_games_per_cell", result["claims_games_per_cell"], 1,
+                                                10_000_000)
     return result
+
+
+def claim_cells(s: dict) -> pd.DataFrame:
+    """The paper's cells its claims rest on, among the tables of settings ``s``: per game of ``CLAIMS``, the best
+    cell (by the paper's value) against UCT of each algorithm a claim there compares, and MAST's and MASTF's best
+    cells against PPAF(1.28) (Tables 4 and 9)."""
+    cells = paper_cells()
+    cells = cells[cells["table"].isin(s["tables"])]
+    best = cells.loc[cells.groupby(["table", "algorithm"], sort=False)["paper_win_rate"].idxmax().values]
+    wanted = {(game, algorithm) for _, a, b, games in CLAIMS for game in games for algorithm in (a, b)}
+    compared = pd.Series([(g, a) in wanted for g, a in zip(best["game"], best["algorithm"])], index=best.index)
+    against_uct = best[(best["opponent"] == "uct") & compared]
+    against_ppaf = best[best["table"].isin([4, 9]) & best["algorithm"].isin(["mast", "mastf"])]
+    return pd.concat([against_uct, against_ppaf]).reset_index(drop=True)
 
 
 def selected_cells(s: dict) -> pd.DataFrame:
@@ -96,15 +123,23 @@ def _agent(kind: str, value: float, playouts: int, c: float):
 def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:
     """The grid of Tables 1-10 for ``preset`` (see the module docstring), stored under ``results_dir``."""
     s = settings(preset, **overrides)
-    conditions = []
-    for cell in selected_cells(s).itertuples():
-        opponent = (make_agent("uct", s["playouts"], c=s["c"]) if cell.opponent == "uct"
-                    else _agent("ppaf", cell.opponent_alpha, s["playouts"], s["c"]))
-        condition = Condition(cell.game, s["size"], _agent(cell.algorithm, cell.value, s["playouts"], s["c"]),
-                              opponent)
-        if condition not in conditions:
-            conditions.append(condition)
-    return Experiment(NAME, tuple(conditions), s["games_per_cell"], s["seed"], Path(results_dir))
+    conditions, games = [], {}
+
+    def add(cells, playouts, count):
+        for cell in cells.itertuples():
+            opponent = (make_agent("uct", playouts, c=s["c"]) if cell.opponent == "uct"
+                        else _agent("ppaf", cell.opponent_alpha, playouts, s["c"]))
+            condition = Condition(cell.game, s["size"], _agent(cell.algorithm, cell.value, playouts, s["c"]),
+                                  opponent)
+            if condition not in conditions:
+                conditions.append(condition)
+                games[condition.id] = count
+
+    add(selected_cells(s), s["playouts"], s["games_per_cell"])
+    if s["claims_playouts"] is not None:
+        add(claim_cells(s), s["claims_playouts"], s["claims_games_per_cell"])
+    return Experiment(NAME, tuple(conditions), s["games_per_cell"], s["seed"], Path(results_dir),
+                      games_by_condition={k: v for k, v in games.items() if v != s["games_per_cell"]} or None)
 
 
 # ---- tables, claims and figures ------------------------------------------------------------------------------
@@ -133,10 +168,12 @@ def tables(frame: pd.DataFrame) -> pd.DataFrame:
     return long
 
 
-def table_layout(long: pd.DataFrame, table: int) -> pd.DataFrame:
-    """One of the paper's tables: a row per algorithm, a column per parameter value (ours / paper, verdict)."""
+def table_layout(long: pd.DataFrame, table: int, playouts: int | None = None) -> pd.DataFrame:
+    """One of the paper's tables: a row per algorithm, a column per parameter value (ours / paper, verdict); with
+    ``playouts``, only our cells played at that budget (the paper's cells we did not run at it stay empty)."""
     from ..report import format_cell
-    cells = long[long["table"] == table]
+    cells = long[(long["table"] == table) & ((long["playouts"] == playouts) | long["games"].isna()
+                                             if playouts is not None else True)]
     if cells.empty:
         return pd.DataFrame()
     cells = cells.assign(cell=cells.apply(format_cell, axis=1) + cells["same_playouts"].map({True: "", False: " †"}),
@@ -157,6 +194,19 @@ def table_layout(long: pd.DataFrame, table: int) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("Algorithm").reindex(columns=columns + ["paper's best"]).fillna("")
 
 
+def cells_at(long: pd.DataFrame, playouts: int) -> pd.DataFrame:
+    """Our cells played at ``playouts``, one row each: table, game, algorithm, opponent, games, our win rate with
+    its 95% interval, the paper's value (at its 10,000 playouts) and the verdict."""
+    ran = long[(long["playouts"] == playouts) & long["games"].notna()]
+    return pd.DataFrame({
+        "table": ran["table"].astype(int), "game": ran["game"].map(TITLES),
+        "algorithm": [f"{a.upper()}({v:g})" for a, v in zip(ran["algorithm"], ran["value"])],
+        "opponent": ["UCT" if o == "uct" else f"PPAF({a:g})" for o, a in zip(ran["opponent"], ran["opponent_alpha"])],
+        "games": ran["games"].astype(int), "ours": ran["win_rate"].round(1),
+        "95% interval": [f"[{a:.1f}, {b:.1f}]" for a, b in zip(ran["ci_low"], ran["ci_high"])],
+        "paper": ran["paper_win_rate"], "verdict": ran["verdict"]}).sort_values(["table", "algorithm"])
+
+
 CLAIMS = [
     ("PPAF > PPA", "ppaf", "ppa", ["breakthrough", "knightthrough", "nogo", "domineering", "misere_domineering"]),
     ("PPAF > MAST", "ppaf", "mast", ["breakthrough", "misere_breakthrough", "knightthrough", "misere_knightthrough",
@@ -171,8 +221,9 @@ def _label(row) -> str:
     return f"{name}({row.value:g}) {row.win_rate:.1f}%"
 
 
-def claims(long: pd.DataFrame) -> pd.DataFrame:
-    """The paper's qualitative claims, each tested on our data.
+def claims(long: pd.DataFrame, playouts: int | None = None) -> pd.DataFrame:
+    """The paper's qualitative claims, each tested on our data (with ``playouts``: on our cells at that budget
+    only; without, on every cell we ran, which must then share one budget).
 
     "A > B" at a game compares A's and B's best cells against UCT (best by our win rate among the cells we
     ran) with one-sided Fisher tests: "holds" when A is significantly ahead (p < 0.05), "contradicted" when B
@@ -181,6 +232,11 @@ def claims(long: pd.DataFrame) -> pd.DataFrame:
     """
     from scipy.stats import binomtest, fisher_exact
     ran = long[long["games"].notna()]
+    if playouts is not None:
+        ran = ran[ran["playouts"] == playouts]
+    elif ran["playouts"].nunique() > 1:
+        raise ValueError(f"the cells were played at several budgets ({sorted(ran['playouts'].unique())}): "
+                         f"give playouts= to test the claims at one of them")
     rows = []
     for claim, a, b, games in CLAIMS:
         for game in games:

@@ -144,14 +144,19 @@ def _ppaf2016(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
         "paper_playouts": np.where(ran["paper_win_rate"].notna(), 10000, np.nan),
         "size": ran["size"]})
     cells["paper_budget"] = (cells["ours_playouts"] == 10000) & (cells.pop("size") == 8)
-    at_paper_budget = bool(len(ran)) and bool((ran["playouts"] == 10000).all() and (ran["size"] == 8).all())
-    table = module.claims(long)
     outcome = {"holds": "upheld", "contradicted": "not upheld", "not significant": "not significant"}
-    claims = pd.DataFrame({
-        "claim": [f"{r.claim} at {r.game}" for r in table.itertuples()],
-        "ours": [f"A: {a}; B: {b}".replace("A: ; ", "") for a, b in zip(table["A vs UCT"], table["B vs UCT"])],
-        "p_value": table["p (A > B)"], "verdict": table["verdict"], "outcome": table["verdict"].map(outcome),
-        "paper_budget": at_paper_budget}) if len(table) else pd.DataFrame(columns=CLAIM_COLUMNS)
+    budgets = []
+    for playouts in sorted(ran["playouts"].unique()):  # the claims tested at each budget played
+        at = ran[ran["playouts"] == playouts]
+        table = module.claims(long, playouts=playouts)
+        if not len(table):
+            continue
+        budgets.append(pd.DataFrame({
+            "claim": [f"{r.claim} at {r.game} ({playouts:,} playouts)" for r in table.itertuples()],
+            "ours": [f"A: {a}; B: {b}".replace("A: ; ", "") for a, b in zip(table["A vs UCT"], table["B vs UCT"])],
+            "p_value": table["p (A > B)"], "verdict": table["verdict"], "outcome": table["verdict"].map(outcome),
+            "paper_budget": bool(playouts == 10000 and (at["size"] == 8).all())}))
+    claims = pd.concat(budgets, ignore_index=True) if budgets else pd.DataFrame(columns=CLAIM_COLUMNS)
     return cells, claims
 
 
