@@ -409,3 +409,15 @@ print("STATE " + json.dumps({"after_click": after_click, "ply": session.ply, "pl
     assert state["after_click"][0] == 2 and state["after_click"][1][0] == 4
     assert state["plies"] == 4 and state["ply"] == 3 and state["search"] == "analysis"
     assert state["picture_changed"] and "ply 3 of 4" in state["status"]
+
+
+def test_the_readme_example_of_exploring_runs():
+    """The Python example of the README's section "Exploring a game", as printed."""
+    import re
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Exploring a game\n", 1)[1].split("\n## ", 1)[0]
+    namespace = {}
+    exec(re.search(r"```python\n(.*?)```", section, re.S).group(1), namespace)
+    assert namespace["session"].current_search.agent.kind == "ppa" and namespace["session"].ply == 1
+    replayed = namespace["stored"].searches[5]
+    assert replayed.origin == "stored" and replayed.result.move == namespace["stored"].moves[5]
