@@ -2,7 +2,6 @@
 replayed, the pictures' annotations, the widget driven by its handlers, and play.ipynb run headless (static) and
 driven through a real kernel (widgets)."""
 import json
-import os
 from pathlib import Path
 
 import nbformat
@@ -421,3 +420,19 @@ def test_the_readme_example_of_exploring_runs():
     assert namespace["session"].current_search.agent.kind == "ppa" and namespace["session"].ply == 1
     replayed = namespace["stored"].searches[5]
     assert replayed.origin == "stored" and replayed.result.move == namespace["stored"].moves[5]
+
+
+def test_playout_probabilities_follow_the_kernels_gibbs_weights_exp_k_times_the_policy():
+    """learning.py keeps weight = exp(k policy) (PPA: k = 1; MAST: the agent's k): the explorer's probabilities
+    must be those weights normalised, so the odds of two moves are exp(k (w1 - w2))."""
+    from ppalib.explore import playout_probabilities
+    for kind, params, k in (("ppa", {}, 1.0), ("mast", {"k": 3.0}, 3.0)):
+        session = new_session("go", 5, players=("human", "human"), analyst=make_agent(kind, 200, **params))
+        details = session.analyse()
+        weights, probabilities = move_weights(details), playout_probabilities(details)
+        assert probabilities.sum() == pytest.approx(1.0)
+        high, low = int(np.argmax(weights)), int(np.argmin(weights))
+        assert weights[high] > weights[low]  # the search learned something to compare
+        assert probabilities[high] / probabilities[low] == pytest.approx(np.exp(k * (weights[high] - weights[low])))
+        assert list(details.table()["playout_probability"]) == pytest.approx(
+            [probabilities[list(details.result.moves).index(m)] for m in details.table()["move"]])

@@ -15,8 +15,8 @@ game's searches), and nothing below imports it.
 from .drawing import (cell_weights, draw_board, draw_cell_weights, draw_code_weights, draw_search, draw_weights,
                       figure_png, session_figure)
 from .session import (HUMAN, SearchDetails, Session, StoredGame, move_codes, move_weights, new_session,
-                      notebook_session, open_stored_game, parse_player, prepare_static_view, results_folder,
-                      stored_conditions)
+                      notebook_session, open_stored_game, parse_player, playout_probabilities, policy_sharpness,
+                      prepare_static_view, results_folder, stored_conditions)
 
 
 def widgets_available() -> bool:
@@ -37,5 +37,6 @@ def explore(session: Session, **options):
 
 __all__ = ["HUMAN", "SearchDetails", "Session", "StoredGame", "cell_weights", "draw_board", "draw_cell_weights",
            "draw_code_weights", "draw_search", "draw_weights", "explore", "figure_png", "move_codes", "move_weights",
-           "new_session", "notebook_session", "open_stored_game", "parse_player", "prepare_static_view",
-           "results_folder", "session_figure", "stored_conditions", "widgets_available"]
+           "new_session", "notebook_session", "open_stored_game", "parse_player", "playout_probabilities",
+           "policy_sharpness", "prepare_static_view", "results_folder", "session_figure", "stored_conditions",
+           "widgets_available"]

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from ..games import Game
-from .session import SearchDetails, Session, move_codes, move_weights
+from .session import SearchDetails, Session, move_codes, move_weights, playout_probabilities, policy_sharpness
 
 PIECE_COLOURS = ("#1a1a1a", "#f4f4f4")
 TEXT_ON_PIECE = ("white", "black")
@@ -269,37 +269,45 @@ def cell_weights(details: SearchDetails) -> np.ndarray | None:
 
 def draw_cell_weights(details: SearchDetails, ax, weights: np.ndarray | None = None):
     """PPA/MAST weights as a heat map per cell (``cell_weights``): each cell coloured by the weight the playouts give
-    a placement there by the player to move (red above 0, blue below, the scale symmetric about 0) and labelled
-    with it; pieces shrink to small discs so that occupied cells show their weight too.  Gids ``cell:<index>``."""
+    a placement there by the player to move, labelled with it; pieces shrink to small discs so that occupied cells
+    show their weight too.  PPA: red above 0, blue below, the scale symmetric about 0; MAST (the code's mean
+    result): 0 blue to 1 red, 0.5 white.  Gids ``cell:<index>``."""
     weights = cell_weights(details) if weights is None else weights
     if weights is None:
         raise ValueError("the game's move codes are not cells here: use draw_code_weights")
     game = details.game
     graph = game.module.board_graph(game.spec)
-    scale = float(np.max(np.abs(weights))) or 1.0
-    draw_board(game, details.state, ax, shade=weights, cmap=WEIGHTS_CMAP, vmin=-scale, vmax=scale, pieces="small")
+    mast = details.agent.kind in ("mast", "mastf")
+    if mast:
+        low, high = 0.0, 1.0
+    else:
+        high = float(np.max(np.abs(weights))) or 1.0
+        low = -high
+    draw_board(game, details.state, ax, shade=weights, cmap=WEIGHTS_CMAP, vmin=low, vmax=high, pieces="small")
     size = _font_size(graph)
+    middle, half = (low + high) / 2, (high - low) / 2
     for cell, weight in enumerate(weights):
         x, y = graph.coords[cell]
-        ax.text(x, y - 0.12, f"{weight:+.1f}" if abs(weight) >= 0.05 else "0", ha="center", va="center",
-                fontsize=size * 0.7, zorder=7, gid=f"cell:{cell}",
-                color="white" if abs(weight) / scale > 0.6 else "black")
-    ax.set_title(f"{details.agent.label}: playout weight of a placement by {_player_name(details.player)}, per cell"
-                 f"\n(probability in a playout ∝ exp(weight))", fontsize=8)
+        text = f"{weight:.2f}".lstrip("0") if mast else (f"{weight:+.1f}" if abs(weight) >= 0.05 else "0")
+        ax.text(x, y - 0.12, text, ha="center", va="center", fontsize=size * 0.7, zorder=7, gid=f"cell:{cell}",
+                color="white" if abs(weight - middle) / half > 0.6 else "black")
+    what = "mean result of a placement" if mast else "playout weight of a placement"
+    k = f"{policy_sharpness(details.agent):g} x " if mast else ""
+    ax.set_title(f"{details.agent.label}: {what} by {_player_name(details.player)}, per cell\n"
+                 f"(probability in a playout ∝ exp({k}weight))", fontsize=8)
     return ax
 
 
 def draw_code_weights(details: SearchDetails, ax, max_moves: int = 24):
     """The learned weights per move code: one bar per legal move of the searched position (the ``max_moves`` of
     largest weight), labelled with the move and its code (for PPAF/MASTF the code with the move's surroundings
-    here), and the probability a playout in this position draws it (∝ exp(weight) over the legal moves, PPA's
-    Gibbs sampling).  Gids ``code:<code>``."""
+    here; MAST's weight is the code's mean result), and the probability a playout in this position draws it
+    (``playout_probabilities``: ∝ exp(k x weight) over the legal moves, the Gibbs draw).  Gids ``code:<code>``."""
     result = details.result
     if not result.policy.size:
         raise ValueError(f"{details.agent.label} learns no playout policy: no weights to draw")
     weights, codes = move_weights(details), move_codes(details)
-    probabilities = np.exp(weights - weights.max())
-    probabilities /= probabilities.sum()
+    probabilities = playout_probabilities(details)
     order = np.argsort(-weights, kind="stable")[:max_moves][::-1]
     colours = ["#c0392b" if weights[i] > 0 else "#2f6db3" for i in order]
     ax.barh(range(order.size), weights[order], color=colours)

@@ -85,7 +85,8 @@ class SearchDetails:
 
     def table(self) -> pd.DataFrame:
         """The root moves, most visited first: move id, text, visits, visit share, value (mean result for the
-        player to move) and, for a learning agent, the playout weight of the move's code here."""
+        player to move) and, for a learning agent, the playout weight of the move's code here and the probability
+        a playout here draws the move (``move_weights``, ``playout_probabilities``)."""
         result = self.result
         total = result.visits.sum()
         frame = pd.DataFrame({"move": result.moves, "text": self.texts, "visits": result.visits,
@@ -93,6 +94,7 @@ class SearchDetails:
                               "value": result.values if result.values.size else np.nan})
         if result.policy.size:
             frame["weight"] = move_weights(self)
+            frame["playout_probability"] = playout_probabilities(self)
         return frame.sort_values(["visits", "move"], ascending=[False, True], kind="stable").reset_index(drop=True)
 
 
@@ -104,10 +106,24 @@ def move_codes(details: SearchDetails) -> np.ndarray:
 
 
 def move_weights(details: SearchDetails) -> np.ndarray:
-    """The learned playout weight (``policy[code]``, PPA/PPAF/MAST/MASTF) of each root move in the searched position:
-    the weight of the move's code there, so that a playout in this position draws the move with probability
-    proportional to exp(weight) (PPA's Gibbs sampling; MAST's weight is k x the code's mean result)."""
+    """The learned playout weight (``SearchResult.policy[code]``) of each root move's code in the searched position:
+    PPA/PPAF's learned weight, or MAST/MASTF's mean result of the code (0 for a code no playout has played yet).
+    A playout in this position draws the move with probability proportional to exp(k x weight)
+    (``playout_probabilities``: k is 1 for PPA, MAST's ``k``)."""
     return details.result.policy[move_codes(details)]
+
+
+def policy_sharpness(agent: AgentConfig) -> float:
+    """The k of a playout's Gibbs draw, exp(k x weight): MAST/MASTF's ``k``; 1 for PPA/PPAF (Cazenave 2015)."""
+    return float(agent.k) if agent.kind in ("mast", "mastf") else 1.0
+
+
+def playout_probabilities(details: SearchDetails) -> np.ndarray:
+    """The probability that a playout in the searched position draws each root move, after the search's learning:
+    exp(k x weight) normalised over the legal moves (the kernels' Gibbs draw, ``kernels.playout.gibbs_draw``)."""
+    scaled = policy_sharpness(details.agent) * move_weights(details)
+    probabilities = np.exp(scaled - scaled.max())
+    return probabilities / probabilities.sum()
 
 
 @dataclass
