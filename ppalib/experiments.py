@@ -175,14 +175,23 @@ def check_stored_seed(experiment: Experiment, frame: pd.DataFrame | None = None)
         f"{experiment.results_dir} to replay it with seed {experiment.seed}.")
 
 
-def play_game(condition: Condition, game_index: int, seed: int, experiment: str = "") -> dict:
-    """Play game ``game_index`` of ``condition``; return its record (the store's columns)."""
-    start = time.perf_counter()
+def game_setup(condition: Condition, game_index: int, seed: int):
+    """What game ``game_index`` of ``condition`` is played with: (the game, its generator, one ``Searcher`` per
+    player keyed by player).  ``play_game`` plays it; the explorer (``ppalib.explore``) replays a stored game's
+    searches with exactly these."""
     game = make_game(condition.game, condition.size, **dict(condition.game_options))
     rng = make_rng(seed, int(condition.id, 16), game_index)
     agent_player = game_index % 2
     # One searcher per player: with tree reuse each keeps its own tree over the game.
     searchers = {agent_player: Searcher(game, condition.agent), 1 - agent_player: Searcher(game, condition.opponent)}
+    return game, rng, searchers
+
+
+def play_game(condition: Condition, game_index: int, seed: int, experiment: str = "") -> dict:
+    """Play game ``game_index`` of ``condition``; return its record (the store's columns)."""
+    start = time.perf_counter()
+    game, rng, searchers = game_setup(condition, game_index, seed)
+    agent_player = game_index % 2
     state = game.initial_state()
     module = game.module
     moves = np.empty(game.max_moves, dtype=np.int64)

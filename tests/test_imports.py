@@ -16,7 +16,8 @@ LAYERS = [
     {"training", "experiments", "dask_executor"},
     {"report"},
     {"papers"},
-    {"bench", "reproduce", "cli_values", "__main__"},
+    # the front ends: the CLI, reproduce, and the explorer (which reads agents as the CLI's --agent)
+    {"bench", "reproduce", "cli_values", "__main__", "explore"},
 ]
 LAYER = {room: i for i, rooms in enumerate(LAYERS) for room in rooms}
 

@@ -388,6 +388,8 @@ class SearchResult:
     seconds: wall-clock time of the search.
     policy: the playout policy learned in this search, one value per move code (PPA, MAST), else empty.
     rave_used: [RAVE-using descents or selections, all of them] (RAVE), else zeros.
+    values: each root move's mean result for the player to move (wins / playouts; a win 1, a draw 0.5, a loss 0),
+        NaN for a move without playouts; all NaN for the greedy agent, which does not search.
     """
     move: int
     moves: np.ndarray
@@ -396,6 +398,7 @@ class SearchResult:
     seconds: float
     policy: np.ndarray = field(default_factory=lambda: np.zeros(0))
     rave_used: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    values: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 def _module_name(game: Game) -> str:
@@ -468,7 +471,8 @@ class Searcher:
         best = np.flatnonzero(logits == logits.max())
         pick = best[int(random_float(rng) * best.size)] if best.size > 1 else best[0]
         probs = np.exp(logits - logits.max())
-        return SearchResult(int(legal[pick]), legal, probs / probs.sum(), 0, time.perf_counter() - start)
+        return SearchResult(int(legal[pick]), legal, probs / probs.sum(), 0, time.perf_counter() - start,
+                            values=np.full(legal.size, np.nan))
 
     def _new_tree(self, iterations: int):
         capacity, pool = initial_sizes(iterations, self.game.max_moves)
@@ -524,11 +528,15 @@ class Searcher:
                 chunk = max(1, min(int(0.01 / seconds_each) if seconds_each > 0 else 4 * chunk,
                                    int((deadline - now) / seconds_each) + 1 if seconds_each > 0 else chunk))
         visits = np.zeros(game.max_moves, dtype=np.float64)
-        move, count = self.kernels.root_visits(state, tree, visits)
+        wins = np.zeros(game.max_moves, dtype=np.float64)
+        move, count = self.kernels.root_stats(state, tree, visits, wins)
         self.tree = tree if agent.tree_reuse else None
         policy = learner.policy.copy() if settings.learning != LEARN_NONE else np.zeros(0)
-        return SearchResult(int(move), legal, visits[:count].copy(), int(done), time.perf_counter() - start,
-                            policy, rave_used)
+        visits, wins = visits[:count].copy(), wins[:count]
+        with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0: a move without playouts has no value
+            values = np.where(visits > 0, wins / visits, np.nan)
+        return SearchResult(int(move), legal, visits, int(done), time.perf_counter() - start, policy, rave_used,
+                            values)
 
 
 def search(game: Game, state: np.ndarray, agent: AgentConfig, rng: np.ndarray, *, return_details: bool = False,
