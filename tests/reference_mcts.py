@@ -131,3 +131,91 @@ class ReferenceMCTS:
         entry = self.table[int(root[H_HASH])]
         best = int(np.argmax(entry["playouts"]))  # first of the maxima
         return entry["moves"][best], np.array(entry["playouts"], dtype=float), self.policy
+
+
+class ReferenceGRAVE(ReferenceMCTS):
+    """GRAVE (Cazenave, "Generalized Rapid Action Value Estimation", IJCAI 2015, Algorithm 1) transcribed
+    literally: recursive, a dict table whose entries keep AMAF statistics per move code (the code includes the
+    mover), the reference entry ``tref`` passed down the descent.  ``kind`` "uniform" is GRAVE itself; "ppa" and
+    "mast" add the learned playouts and their adapt (Algorithms 3-5 above), as PPA/MAST + GRAVE.
+
+    ``rule`` picks the reference entry: "grave" (the closest entry of the descent, itself included, with more
+    than ``ref`` playouts; the root when none has), and, only so that a test can show the kernel is told apart
+    from them, "self" (always the entry itself: RAVE's own statistics) and "root" (always the root).  AMAF counts
+    each code once per iteration, from the entry's own move to the end of the playout, found by replaying the
+    iteration's moves from the entry's position (no bookkeeping shared with the kernel's)."""
+
+    def __init__(self, game, rng, playouts, kind, ref, bias, alpha=1.0, k=1.0, with_context=False, rule="grave"):
+        super().__init__(game, rng, playouts, 0.0, kind, alpha=alpha, k=k, with_context=with_context)
+        self.ref, self.bias, self.rule = ref, bias, rule
+        self.amaf_codes = game.num_codes(False)
+
+    def plain_code(self, board, move):
+        return int(self.game.module.move_code(self.game.spec, board, move, False))
+
+    def update_amaf(self, entry, board, moves, winner):
+        seen = set()
+        board = board.copy()
+        for move in moves:
+            code, player = self.plain_code(board, move), int(board[H_TO_MOVE])
+            if code not in seen:
+                seen.add(code)
+                entry["amaf"][2 * code + 1] += 1
+                entry["amaf"][2 * code] += reward(winner, player)
+            self.play(board, move)
+
+    def value(self, entry, tref, i, code):
+        p, w = entry["playouts"][i], entry["wins"][i]
+        pa, wa = tref["amaf"][2 * code + 1], tref["amaf"][2 * code]
+        if pa == 0:
+            return math.inf
+        beta = pa / (pa + p + self.bias * pa * p)
+        mean = w / p if p > 0 else 1.0
+        amaf = wa / pa
+        return (1 - beta) * mean + beta * amaf  # as the reference code, AMAF's mean first (ties are exact)
+
+    def grave(self, board, sequence, tref):
+        moves = self.legal(board)
+        if not moves:
+            return int(board[H_WINNER])
+        start, before = len(sequence), board.copy()
+        entry = self.table.get(int(board[H_HASH]))
+        if entry is not None:
+            if self.rule == "self" or (self.rule == "grave" and entry["total"] > self.ref):
+                tref = entry
+            best_value, best = -math.inf, None
+            for i, m in enumerate(moves):
+                value = self.value(entry, tref, i, self.plain_code(board, m))
+                if value > best_value:
+                    best_value, best = value, i
+            player = int(board[H_TO_MOVE])
+            sequence.append(moves[best])
+            self.play(board, moves[best])
+            res = self.grave(board, sequence, tref)
+            entry["total"] += 1
+            entry["playouts"][best] += 1
+            entry["wins"][best] += reward(res, player)
+        else:
+            entry = {"total": 0, "wins": [0.0] * len(moves), "playouts": [0] * len(moves), "moves": moves,
+                     "amaf": np.zeros(2 * self.amaf_codes)}
+            self.table[int(board[H_HASH])] = entry
+            res = self.playout(board, sequence)
+            entry["total"] += 1
+        self.update_amaf(entry, before, sequence[start:], res)
+        return res
+
+    def search(self, root):
+        self.table = {}
+        self.policy = np.zeros(self.ncodes)
+        self.wins = np.zeros(self.ncodes)
+        self.games = np.zeros(self.ncodes)
+        for _ in range(self.playouts):
+            sequence = []
+            winner = self.grave(root.copy(), sequence, self.table.get(int(root[H_HASH])))
+            if self.kind == "ppa":
+                self.adapt_ppa(winner, root.copy(), sequence)
+            elif self.kind == "mast":
+                self.adapt_mast(winner, root.copy(), sequence)
+        entry = self.table[int(root[H_HASH])]
+        best = int(np.argmax(entry["playouts"]))
+        return entry["moves"][best], np.array(entry["playouts"], dtype=float), self.policy

@@ -196,3 +196,104 @@ def test_post_dated_with_few_checks_opens_by_denying_a_post_dated_check():
     start = cc.init_state(spec)
     assert solver.value(start) == 1 and 11 in solver.optimal_moves(start)   # take check 12, worth 0 at turn 1
     assert cc.check_worth(spec, 12, 1) == 0
+
+
+# ---- the sum of a Blind and a Stale-dated game (Mehat & Vittaut 2013, section 8) ---------------------------------
+def _sum_spec(blind=20, turns=10, stale=None, komi=None):
+    return cc.make_spec(blind, cc.VARIANT_SUM, turns=turns, komi=komi, stale_checks=stale)
+
+
+def _legal(spec, state):
+    out = np.empty(int(spec[3]), dtype=np.int64)
+    return out[:cc.legal_moves(spec, state, out)].tolist()
+
+
+def test_sum_game_plays_its_parts_in_alternating_rounds_and_only_the_part_in_play_is_legal():
+    """20 Blind checks (moves 0..19) and 12 Stale-dated ones (moves 20..31), 10 turns a part: plies 1-2 take Blind
+    checks, 3-4 Stale-dated ones, 5-6 Blind, ...; 20 plies in all."""
+    spec = _sum_spec()
+    assert spec[7] == 20 and spec[spec[9] + 1] == 10   # 2k plies, komi k (each part's k/2)
+    state = cc.init_state(spec)
+    parts = []
+    for ply in range(20):
+        legal = _legal(spec, state)
+        parts.append("B" if max(legal) < 20 else "S")
+        assert set(legal) == ({m for m in range(20) if not state[8 + m]} if parts[-1] == "B"
+                              else {m for m in range(20, 32) if not state[8 + m]})
+        assert cc.sum_part(ply) == (parts[-1] == "S")
+        cc.play(spec, state, legal[-1])
+    assert "".join(parts) == "BBSS" * 5 and state[H_WINNER] != -1 and _legal(spec, state) == []
+
+
+def test_sum_game_counts_each_part_as_its_own_game_and_adds_the_totals():
+    """Blind checks are worth their value at any time; a Stale-dated check of rank i is worth its value up to the
+    Stale-dated part's own turn i (not the match's ply): the 12 (rank 1) at the part's first turn (ply 3), the
+    11 (rank 2) no more at the part's third turn (ply 7)."""
+    spec = _sum_spec()
+    assert cc.sum_part_turn(2) == 1 and cc.sum_part_turn(3) == 2 and cc.sum_part_turn(6) == 3
+    assert cc.move_worth(spec, 19, 0) == 20 and cc.move_worth(spec, 0, 19) == 1       # Blind 20 and 1
+    assert cc.move_worth(spec, 31, 2) == 12 and cc.move_worth(spec, 31, 3) == 0       # Stale-dated 12
+    assert cc.move_worth(spec, 30, 3) == 11 and cc.move_worth(spec, 30, 6) == 0       # Stale-dated 11
+    state = cc.init_state(spec)
+    for move in (19, 18, 31, 21):       # left Blind 20, right Blind 19, left Stale 12, right Stale 2
+        cc.play(spec, state, move)
+    assert (state[6], state[7]) == (32, 21)
+    for move in (17, 16, 30, 29):       # ply 7-8: the Stale-dated part's turns 3-4: 11 and 10 are stale
+        cc.play(spec, state, move)
+    assert (state[6], state[7]) == (32 + 18, 21 + 17)
+
+
+def test_the_paper_sized_sum_is_a_draw_along_both_parts_optimal_lines():
+    """Blind 20 checks and Stale-dated 12, 10 turns each, komi 10: the sum of two drawn games is a draw, and taking
+    the largest valid check of the part in play (each part's optimal line) is optimal at every ply."""
+    spec = _sum_spec()
+    solver = cc.Solver(spec)
+    state = cc.init_state(spec)
+    assert solver.value(state) == 0
+    while _legal(spec, state):
+        best = max(_legal(spec, state), key=lambda m: (cc.move_worth(spec, m, int(state[1])), m))
+        assert best in solver.optimal_moves(state)
+        cc.play(spec, state, best)
+    assert state[H_WINNER] == 2 and state[6] == state[7] + 10
+
+
+@pytest.mark.parametrize("blind,stale,turns,komi", [(4, 4, 2, 2), (5, 4, 2, 1), (5, 5, 4, 4), (6, 4, 4, 3),
+                                                    (4, 6, 4, 5)])
+def test_sum_solver_equals_brute_force_minimax_everywhere_on_small_sums(blind, stale, turns, komi):
+    """The solver's decomposition (the parts' minimax leads added, their sign against the komi) against plain
+    minimax of the whole sum, at every position reachable in the first plies (and optimal moves by definition)."""
+    spec = _sum_spec(blind, turns, stale, komi)
+    solver = cc.Solver(spec)
+
+    def positions(state, depth):
+        yield state
+        if depth:
+            for move in _legal(spec, state):
+                child = state.copy()
+                cc.play(spec, child, move)
+                yield from positions(child, depth - 1)
+
+    for state in positions(cc.init_state(spec), 3):
+        value = _brute_force_value(spec, state)
+        assert solver.value(state) == value
+        optimal = []
+        for move in _legal(spec, state):
+            child = state.copy()
+            cc.play(spec, child, move)
+            if -_brute_force_value(spec, child) == value:
+                optimal.append(move)
+        assert solver.optimal_moves(state) == optimal
+
+
+def test_sum_game_options_are_checked():
+    with pytest.raises(ValueError, match="turns=5 is out of range for the sum game: an even number"):
+        _sum_spec(turns=5)
+    with pytest.raises(ValueError, match="stale_checks=8 is out of range: allowed 10..60"):
+        _sum_spec(stale=8)
+    with pytest.raises(ValueError, match="make 61: allowed at most 60"):
+        _sum_spec(blind=40, stale=21)
+    with pytest.raises(ValueError, match="stale_checks is an option of the sum game"):
+        cc.make_spec(12, cc.VARIANT_STALE, stale_checks=12)
+    from ppalib.games import make_game
+    game = make_game("sum_cashing_checks", 9)   # default turns: the largest even number up to min(10, N - 1)
+    assert dict(game.options) == {"turns": 8} and game.max_moves == 10 and game.spec[7] == 16

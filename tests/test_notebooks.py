@@ -25,6 +25,9 @@ EXPECTED_OUTPUTS = {  # what each notebook writes to figures_dir at the smoke pr
                                 "fig7_pruned_learning_curves.png", "fig8_pruned_win_vs_slowdown.png",
                                 "fig10_top_features.png", "claims.md", "claims.csv", "evaluations.csv",
                                 "slowdowns.csv", "yavalath_handmade.md", "budgets.md"},
+    "05_future_work": {"grave_vs_ppaf.md", "kept_policy_vs_ppaf.md", "optimal_draws.md", "node_vs_root.md",
+                       "matches_long.csv", "optimal_draws_long.csv", "findings.md", "future_work.png",
+                       "future_work.svg"},
 }
 
 
@@ -101,7 +104,7 @@ def test_reproduce_smoke_writes_executed_copies_figures_and_tables(smoke_run):
         assert any(cell.get("outputs") for cell in executed.cells if cell.cell_type == "code")
         names = {p.name for p in (output / "smoke" / "figures" / source.stem).iterdir()}
         assert EXPECTED_OUTPUTS[source.stem] <= names, source.stem
-    for paper in ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019"):
+    for paper in ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019", "future_work"):
         assert list((output / "smoke" / "results" / paper).glob("part-*.parquet")), paper
 
 

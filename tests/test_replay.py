@@ -26,6 +26,7 @@ each store's ``code_version`` column):
   replay exactly.
 * adaptive_rave2013 replays exactly.
 * soemers2019 replays exactly (its policies are loaded by hash from data/results/soemers2019/policies).
+* future_work (notebook 05) is sampled as soon as its quick run is committed (none is yet).
 
 A change that alters random draws must rerun the affected cells in the same change (or add them to ``STALE``
 with the reason).
@@ -41,7 +42,7 @@ from ppalib import paths
 from ppalib.agents import agent_from_params
 from ppalib.experiments import Condition, play_game
 
-PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019")
+PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019", "future_work")
 MAX_SECONDS = 3.0
 SECOND_SECONDS = 0.5
 

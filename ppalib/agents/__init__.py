@@ -4,14 +4,17 @@
 kind       what it is                                                    parameters (besides the common ones)
 =========  ============================================================  =========================================
 ``uct``    UCT, uniform playouts (Cazenave 2015, Alg. 7)                 ``c``
-``ppa``    Gibbs playouts on exp(policy), PPA adapt (Cazenave 2015,      ``c``, ``alpha``
-           Alg. 3-4)
-``ppaf``   PPA on move codes with context (Cazenave 2016, section 3)     ``c``, ``alpha``
-``mast``   Gibbs playouts on exp(k * mean), MAST (Cazenave 2016, Alg. 5)  ``c``, ``k``
-``mastf``  MAST on move codes with context (Cazenave 2016)               ``c``, ``k``
+``ppa``    Gibbs playouts on exp(policy), PPA adapt (Cazenave 2015,      ``c``, ``alpha``, and the options of
+           Alg. 3-4)                                                     learned playouts (below)
+``ppaf``   PPA on move codes with context (Cazenave 2016, section 3)     as ``ppa``
+``mast``   Gibbs playouts on exp(k * mean), MAST (Cazenave 2016, Alg. 5)  ``c``, ``k``, and the options of
+                                                                         learned playouts
+``mastf``  MAST on move codes with context (Cazenave 2016)               as ``mast``
 ``rave``   UCT + RAVE, by rate or adaptive (Mehat & Vittaut 2013)        ``c``, ``k_rave``, ``rave_rate``,
                                                                          ``adaptive``, ``margin``,
-                                                                         ``margin_both_sides``
+                                                                         ``margin_both_sides``,
+                                                                         ``adaptive_per_node``, ``node_playouts``
+``grave``  GRAVE in the tree, uniform playouts (Cazenave, IJCAI 2015)    ``ref``, ``bias``
 ``puct``   PUCT with priors, first playout move from the prior           ``c``, ``prior_first_playout_move``,
            (Soemers, Piette & Browne 2019, section III); priors from a   ``policy``, ``biased_playouts``
            saved feature policy (``policy``, a content hash)
@@ -24,10 +27,21 @@ stops when the time is spent or ``playouts`` iterations are done; ``None``, the 
 which are deterministic), ``tree_reuse`` (keep the statistics of the position reached between the moves of a game;
 off by default: the 2015 and 2016 papers empty the table every search).
 
+Options of learned playouts (PPA, PPAF, MAST, MASTF; the future work of Cazenave 2016): ``grave`` (the tree
+selects by GRAVE instead of UCB1, with ``grave_ref`` and ``grave_bias``; ``c`` is then unused, GRAVE has no
+exploration term) and ``keep_policy`` (the learned playout policy is kept from one move of a game to the next
+instead of starting at zero every search, as the papers do).
+
 Defaults: ``c`` 0.4 and ``alpha`` 1.0 (Cazenave 2015); ``k`` for MAST has no default in the papers (it is swept),
 we use 1.0, and ``k = 0`` (like PPA's ``alpha = 0``) is accepted on purpose: uniform Gibbs playouts, the control
 point of a ``k`` sweep; RAVE: ``k_rave`` 700 (Mehat & Vittaut's choice after their Figure 2), ``rave_rate`` 1, ``adaptive``
-off, ``margin`` 0 (in reward units: results are 0, 0.5, 1); PUCT: ``c`` = sqrt(2) (Soemers et al. 2019).
+off, ``margin`` 0 (in reward units: results are 0, 0.5, 1); PUCT: ``c`` = sqrt(2) (Soemers et al. 2019).  GRAVE:
+``ref`` 50 and ``bias`` 1e-5, the values of Cazenave's reference code for GRAVE (a node's own AMAF statistics are
+used once it has more than 50 playouts); per-node adaptive RAVE: ``node_playouts`` 50, the same threshold for the
+same question (from how many playouts a node's own statistics are trusted).
+
+Every new parameter appears in ``as_dict`` (hence in condition ids) only when set, so every agent of the committed
+results keeps its id.
 """
 from __future__ import annotations
 
@@ -43,12 +57,18 @@ from .._rng import make_rng
 from .._specialise import specialised
 from ..games import Game
 from ..kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, new_learner
-from ..kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_LUDII, SELECT_UCB1_RAVE
+from ..kernels.selection import SELECT_GRAVE, SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_LUDII, SELECT_UCB1_RAVE
 from ..kernels.settings import (PLAYOUT_FEATURES, PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST, PLAYOUT_UNIFORM,
                                SearchSettings, search_settings)
 from ..kernels.tree import initial_sizes, new_tree, reserve
 
 MAX_PLAYOUTS = 10_000_000
+#: GRAVE's parameters in Cazenave's reference code: the AMAF statistics of the closest node with more than 50
+#: playouts, beta = pa / (pa + p + 1e-5 pa p).
+GRAVE_REF = 50.0
+GRAVE_BIAS = 1e-5
+#: Per-node adaptive RAVE: a node decides from its own statistics once it has more than this many playouts.
+NODE_PLAYOUTS = 50.0
 # Iterations a time-budgeted search runs between two looks at the clock (then adapted to about 10 ms).
 _FIRST_CHUNK = 16
 
@@ -155,26 +175,73 @@ class UCT(AgentConfig):
         return "UCT(Ludii)" if self.ludii_selection else "UCT"
 
 
+class _LearnedPlayouts:
+    """The options every agent with learned playouts (PPA, PPAF, MAST, MASTF) shares: ``grave`` (GRAVE selects in
+    the tree, ``grave_ref``, ``grave_bias``) and ``keep_policy`` (the policy is kept between the moves of a game).
+    Fields are declared by each dataclass; these are the checks, settings and labels they share."""
+
+    def _validate_options(self):
+        object.__setattr__(self, "grave", _check_bool("grave", self.grave))
+        object.__setattr__(self, "grave_ref", _check_number("grave_ref", self.grave_ref, 0.0, True))
+        object.__setattr__(self, "grave_bias", _check_number("grave_bias", self.grave_bias, 0.0, True))
+        object.__setattr__(self, "keep_policy", _check_bool("keep_policy", self.keep_policy))
+        if not self.grave:
+            for name, default in (("grave_ref", GRAVE_REF), ("grave_bias", GRAVE_BIAS)):
+                if getattr(self, name) != default:
+                    raise ValueError(f"{name}={getattr(self, name):g} is a parameter of GRAVE, which this agent does "
+                                     f"not use: give grave=True too, or leave {name} at its default {default:g}")
+
+    def _selection(self) -> dict:
+        if self.grave:
+            return dict(selection=SELECT_GRAVE, grave_ref=self.grave_ref, grave_bias=self.grave_bias)
+        return dict(selection=SELECT_UCB1)
+
+    def _options_as_dict(self, params: dict) -> dict:
+        """``params`` without the options left at their defaults (the committed agents' ids do not have them)."""
+        if not params["grave"]:
+            for name in ("grave", "grave_ref", "grave_bias"):
+                del params[name]
+        if not params["keep_policy"]:
+            del params["keep_policy"]
+        return params
+
+    def _options_label(self, label: str) -> str:
+        if self.grave:
+            default = self.grave_ref == GRAVE_REF and self.grave_bias == GRAVE_BIAS
+            label += "+GRAVE" if default else f"+GRAVE(ref={self.grave_ref:g}, bias={self.grave_bias:g})"
+        if self.keep_policy:
+            label += ", policy kept"
+        return label
+
+
 @dataclass(frozen=True)
-class PPA(AgentConfig):
+class PPA(_LearnedPlayouts, AgentConfig):
     """Playout Policy Adaptation (Cazenave 2015, Alg. 3-4): Gibbs playouts on exp(policy[code]), the policy learned
     from the winner's moves after every iteration with rate ``alpha``."""
     c: float = 0.4
     alpha: float = 1.0
+    grave: bool = False
+    grave_ref: float = GRAVE_REF
+    grave_bias: float = GRAVE_BIAS
+    keep_policy: bool = False
     kind: ClassVar[str] = "ppa"
     _LEGACY_FIELDS: ClassVar[dict] = {"k": 1.0}
 
     def validate(self):
         object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
         object.__setattr__(self, "alpha", _check_number("alpha", self.alpha, 0.0, True))
+        self._validate_options()
 
     def search_settings(self):
-        return search_settings(SELECT_UCB1, PLAYOUT_GIBBS, LEARN_PPA, c=self.c, alpha=self.alpha, k=1.0,
-                               with_context=self.with_context)
+        return search_settings(playout=PLAYOUT_GIBBS, learning=LEARN_PPA, c=self.c, alpha=self.alpha, k=1.0,
+                               with_context=self.with_context, **self._selection())
+
+    def as_dict(self):
+        return self._options_as_dict(super().as_dict())
 
     @property
     def label(self):
-        return f"{self.kind.upper()}({self.alpha:g})"
+        return self._options_label(f"{self.kind.upper()}({self.alpha:g})")
 
 
 @dataclass(frozen=True)
@@ -188,24 +255,32 @@ class PPAF(PPA):
 
 
 @dataclass(frozen=True)
-class MAST(AgentConfig):
+class MAST(_LearnedPlayouts, AgentConfig):
     """Move-Average Sampling Technique (Cazenave 2016, Alg. 5): Gibbs playouts on exp(k * mean result of the code)."""
     c: float = 0.4
     k: float = 1.0
+    grave: bool = False
+    grave_ref: float = GRAVE_REF
+    grave_bias: float = GRAVE_BIAS
+    keep_policy: bool = False
     kind: ClassVar[str] = "mast"
     _LEGACY_FIELDS: ClassVar[dict] = {"alpha": 1.0}
 
     def validate(self):
         object.__setattr__(self, "c", _check_number("c", self.c, 0.0, True))
         object.__setattr__(self, "k", _check_number("k", self.k, 0.0, True))
+        self._validate_options()
 
     def search_settings(self):
-        return search_settings(SELECT_UCB1, PLAYOUT_GIBBS, LEARN_MAST, c=self.c, k=self.k,
-                               with_context=self.with_context)
+        return search_settings(playout=PLAYOUT_GIBBS, learning=LEARN_MAST, c=self.c, k=self.k,
+                               with_context=self.with_context, **self._selection())
+
+    def as_dict(self):
+        return self._options_as_dict(super().as_dict())
 
     @property
     def label(self):
-        return f"{self.kind.upper()}({self.k:g})"
+        return self._options_label(f"{self.kind.upper()}({self.k:g})")
 
 
 @dataclass(frozen=True)
@@ -225,13 +300,20 @@ class RAVE(AgentConfig):
     AMAF means and the ``margin``, whether the whole descent uses RAVE.  ``margin_both_sides``: the margin widens
     both the optimism and the pessimism test (True, the default) or only the optimism test (the reading of the
     paper's Figure 4 caption, "a margin for judging RAVE too optimistic").  ``rave_rate = 0`` is the paper's
-    player without RAVE (untried moves scored at the maximum, random tie-break)."""
+    player without RAVE (untried moves scored at the maximum, random tie-break).
+
+    ``adaptive_per_node``: the adaptive decision is taken at every node of a descent with more than
+    ``node_playouts`` playouts, from that node's own moves, instead of once at the root (the root always decides;
+    a node below the threshold keeps the closest deciding ancestor's choice): the paper's section 8, "it would be
+    possible to observe this correlation at every node when it stores enough playouts results"."""
     c: float = 0.4
     k_rave: float = 700.0
     rave_rate: float = 1.0
     adaptive: bool = False
     margin: float = 0.0
     margin_both_sides: bool = True
+    adaptive_per_node: bool = False
+    node_playouts: float = NODE_PLAYOUTS
     kind: ClassVar[str] = "rave"
 
     def validate(self):
@@ -241,24 +323,61 @@ class RAVE(AgentConfig):
         object.__setattr__(self, "adaptive", _check_bool("adaptive", self.adaptive))
         object.__setattr__(self, "margin", _check_number("margin", self.margin, 0.0, True))
         object.__setattr__(self, "margin_both_sides", _check_bool("margin_both_sides", self.margin_both_sides))
+        object.__setattr__(self, "adaptive_per_node", _check_bool("adaptive_per_node", self.adaptive_per_node))
+        object.__setattr__(self, "node_playouts", _check_number("node_playouts", self.node_playouts, 0.0, True))
+        if self.adaptive_per_node and not self.adaptive:
+            raise ValueError("adaptive_per_node=True needs adaptive=True (it says where adaptive RAVE decides)")
+        if not self.adaptive_per_node and self.node_playouts != NODE_PLAYOUTS:
+            raise ValueError(f"node_playouts={self.node_playouts:g} is used only by per-node adaptive RAVE: give "
+                             f"adaptive_per_node=True too, or leave node_playouts at its default {NODE_PLAYOUTS:g}")
 
     def search_settings(self):
         return search_settings(SELECT_UCB1_RAVE, PLAYOUT_UNIFORM, LEARN_NONE, c=self.c, k_rave=self.k_rave,
                                rave_rate=self.rave_rate, adaptive=self.adaptive, margin=self.margin,
-                               margin_both_sides=self.margin_both_sides)
+                               margin_both_sides=self.margin_both_sides, adaptive_per_node=self.adaptive_per_node,
+                               node_playouts=self.node_playouts)
 
     @property
     def label(self):
         if self.adaptive:
             sides = "" if self.margin_both_sides else ", optimism only"
-            return f"ARAVE(k={self.k_rave:g}, margin={self.margin:g}{sides})"
+            where = f", per node > {self.node_playouts:g}" if self.adaptive_per_node else ""
+            return f"ARAVE(k={self.k_rave:g}, margin={self.margin:g}{sides}{where})"
         return f"RAVE(k={self.k_rave:g}, rate={self.rave_rate:g})"
 
     def as_dict(self):
         params = super().as_dict()
         if params["margin_both_sides"]:
             del params["margin_both_sides"]
+        if not params["adaptive_per_node"]:  # only when set: the committed RAVE conditions keep their ids
+            del params["adaptive_per_node"], params["node_playouts"]
         return params
+
+
+@dataclass(frozen=True)
+class GRAVE(AgentConfig):
+    """GRAVE (Cazenave, "Generalized Rapid Action Value Estimation", IJCAI 2015) with uniform playouts: the tree
+    scores a node's moves with the AMAF statistics of the closest node of the descent, itself included, with
+    more than ``ref`` playouts (the root when none has), ``(1 - beta) mean + beta amaf`` with
+    ``beta = pa / (pa + p + bias pa p)`` and no exploration term (``ppalib.kernels.selection.grave_score``)."""
+    ref: float = GRAVE_REF
+    bias: float = GRAVE_BIAS
+    kind: ClassVar[str] = "grave"
+    _LEGACY_FIELDS: ClassVar[dict] = {}
+
+    def validate(self):
+        object.__setattr__(self, "ref", _check_number("ref", self.ref, 0.0, True))
+        object.__setattr__(self, "bias", _check_number("bias", self.bias, 0.0, True))
+
+    def search_settings(self):
+        return search_settings(SELECT_GRAVE, PLAYOUT_UNIFORM, LEARN_NONE, c=0.0, grave_ref=self.ref,
+                               grave_bias=self.bias)
+
+    @property
+    def label(self):
+        if self.ref == GRAVE_REF and self.bias == GRAVE_BIAS:
+            return "GRAVE"
+        return f"GRAVE(ref={self.ref:g}, bias={self.bias:g})"
 
 
 def _check_policy_hash(value, required: bool) -> str:
@@ -337,7 +456,7 @@ class Greedy(AgentConfig):
 
 #: The registry: agent kind -> its config class.
 AGENTS: dict[str, type[AgentConfig]] = {cls.kind: cls for cls in (UCT, PPA, PPAF, MAST, MASTF, RAVE, PUCT,
-                                                                   Greedy)}
+                                                                   Greedy, GRAVE)}
 AGENT_KINDS = tuple(AGENTS)
 
 
@@ -387,7 +506,8 @@ class SearchResult:
     iterations: iterations run in this search (with a time budget: how many the time allowed).
     seconds: wall-clock time of the search.
     policy: the playout policy learned in this search, one value per move code (PPA, MAST), else empty.
-    rave_used: [RAVE-using descents or selections, all of them] (RAVE), else zeros.
+    rave_used: [RAVE-using descents or selections, all of them] (RAVE: descents when adaptive at the root,
+    selections at a fixed rate or adaptive per node), else zeros.
     values: each root move's mean result for the player to move (wins / playouts; a win 1, a draw 0.5, a loss 0),
         NaN for a move without playouts; all NaN for the greedy agent, which does not search.
     """
@@ -423,7 +543,8 @@ def _no_features():
 
 class Searcher:
     """Searches positions of one game for one agent; with ``tree_reuse`` it keeps its tree between the searches
-    (the moves of one game: make one Searcher per player per game)."""
+    (the moves of one game: make one Searcher per player per game), with ``keep_policy`` its learned playout
+    policy (PPA's weights, MAST's statistics), which otherwise starts at zero every search."""
 
     def __init__(self, game: Game, agent: AgentConfig):
         if not isinstance(agent, AgentConfig):
@@ -433,6 +554,7 @@ class Searcher:
         self.settings = agent.search_settings()
         self.kernels = kernels_for(game).search
         self.tree = None
+        self.learner = None
         self.feature_set = None
         self.features = _no_features()
         self.theta = np.zeros(0)
@@ -477,7 +599,8 @@ class Searcher:
     def _new_tree(self, iterations: int):
         capacity, pool = initial_sizes(iterations, self.game.max_moves)
         return new_tree(capacity, pool, self.settings.selection == SELECT_UCB1_RAVE,
-                        self.settings.selection == SELECT_PUCT)
+                        self.settings.selection == SELECT_PUCT,
+                        self.game.num_codes() if self.settings.selection == SELECT_GRAVE else 0)
 
     def search(self, state: np.ndarray, rng: np.ndarray, prior_logits: np.ndarray | None = None) -> SearchResult:
         """Search ``state`` (not modified) drawing from ``rng`` (uint64[4] from ``make_rng``, advanced in place)."""
@@ -501,8 +624,11 @@ class Searcher:
             tree = self.kernels.retain_subtree(game.spec, state, self.tree)
         else:
             tree = self._new_tree(budget if agent.seconds_per_move is None else 1024)
-        learner = new_learner(game.num_codes(settings.with_context) if settings.learning != LEARN_NONE else 0,
-                              settings.learning)
+        if getattr(agent, "keep_policy", False) and self.learner is not None:
+            learner = self.learner  # the policy learned over the earlier moves of this game
+        else:
+            learner = new_learner(game.num_codes(settings.with_context) if settings.learning != LEARN_NONE else 0,
+                                  settings.learning)
         rave_used = np.zeros(2, dtype=np.int64)
         prior_logits = np.ascontiguousarray(prior_logits, dtype=np.float64)
         # Entries an iteration can add: one, or two with Soemers et al.'s playout (its first move's position).
@@ -531,6 +657,7 @@ class Searcher:
         wins = np.zeros(game.max_moves, dtype=np.float64)
         move, count = self.kernels.root_stats(state, tree, visits, wins)
         self.tree = tree if agent.tree_reuse else None
+        self.learner = learner if getattr(agent, "keep_policy", False) else None
         policy = learner.policy.copy() if settings.learning != LEARN_NONE else np.zeros(0)
         visits, wins = visits[:count].copy(), wins[:count]
         with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0: a move without playouts has no value
@@ -587,6 +714,7 @@ def perft_count(game: Game, depth: int, state: np.ndarray | None = None) -> int:
     return int(kernels_for(game).perft.perft(game.spec, root, int(depth)))
 
 
-__all__ = ["AGENTS", "AGENT_KINDS", "AgentConfig", "UCT", "PPA", "PPAF", "MAST", "MASTF", "RAVE", "PUCT", "Greedy",
+__all__ = ["AGENTS", "AGENT_KINDS", "AgentConfig", "UCT", "PPA", "PPAF", "MAST", "MASTF", "RAVE", "GRAVE", "PUCT",
+           "Greedy", "GRAVE_REF", "GRAVE_BIAS", "NODE_PLAYOUTS",
            "make_agent", "agent_from_params", "parameters_of", "Searcher", "SearchResult", "search", "kernels_for",
            "nrpa_search", "perft_count", "make_rng"]

@@ -68,6 +68,10 @@ GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
              ("turns", "komi")),
     GameRule("postdated_cashing_checks", cashing_checks, cashing_checks.VARIANT_POSTDATED, 2, 60, "none",
              ("turns", "komi")),
+    # Their section 8's sum: "size" is the Blind part's checks; options turns (k of each part, even), the
+    # Stale-dated part's checks (default k + 2) and komi (default k).
+    GameRule("sum_cashing_checks", cashing_checks, cashing_checks.VARIANT_SUM, 3, 40, "none",
+             ("turns", "stale_checks", "komi")),
 ]}
 
 #: The ten games of Cazenave 2015 in the paper's order.
@@ -214,8 +218,11 @@ _GAME_CACHE: dict[tuple, Game] = {}
 
 def default_options(rule: GameRule, size: int) -> dict:
     """Options a game takes when none are given: Cashing Checks plays min(10, N - 1) turns (the paper's k = 10
-    with N > k), komi by its rule; Atarigo makes a suicide legal and losing (``suicide=1``: the reading of
-    Cazenave 2015's rules that reproduces his Table 1, see ``games/go.py``)."""
+    with N > k), komi by its rule; their sum the largest even number of turns per part up to that; Atarigo makes
+    a suicide legal and losing (``suicide=1``: the reading of Cazenave 2015's rules that reproduces his Table 1,
+    see ``games/go.py``)."""
+    if rule.variant & cashing_checks.VARIANT_SUM and rule.module is cashing_checks:
+        return {"turns": 2 * (min(10, size - 1) // 2)}
     if "turns" in rule.options:
         return {"turns": min(10, size - 1)}
     if rule.name == "atarigo":

@@ -12,10 +12,11 @@ Templates (written against ``ppalib.games.contract``, specialised per game modul
 Game-free helpers (ordinary modules, compiled once):
 
 * ``settings``: ``SearchSettings``, the parts and parameters of one search (what an agent config compiles to);
-* ``tree``: the transposition table, its entries and their move statistics (``Tree``);
-* ``selection``: the selection rules, UCB1 (Cazenave 2015), UCB1 + RAVE (Mehat & Vittaut 2013), PUCT;
-* ``learning``: the learning rules, PPA (Cazenave 2015, Alg. 4), MAST (Cazenave 2016, Alg. 5), RAVE's AMAF update,
-  adaptive RAVE's root test (Mehat & Vittaut 2013, section 7);
+* ``tree``: the transposition table, its entries and their move statistics (``Tree``; GRAVE's AMAF rows per entry);
+* ``selection``: the selection rules, UCB1 (Cazenave 2015), UCB1 + RAVE (Mehat & Vittaut 2013), PUCT, GRAVE
+  (Cazenave, IJCAI 2015);
+* ``learning``: the learning rules, PPA (Cazenave 2015, Alg. 4), MAST (Cazenave 2016, Alg. 5), RAVE's and GRAVE's
+  AMAF updates, adaptive RAVE's test (Mehat & Vittaut 2013, section 7; at the root or at every node);
 
 The spatial-feature matcher (Soemers et al. 2019) is compiled too, but lives in ``ppalib.features.matcher``: it reads
 the owner of each cell relative to the mover, so it calls no game, and the features room below may use it.

@@ -1,5 +1,6 @@
 """Learning rules applied after each iteration of the search.  Game-free: they read the sequence the iteration
-recorded (players, moves, and for move-code learning the codes of every legal move of every ply)."""
+recorded (players, moves, and for move-code learning the codes of every legal move of every ply); RAVE's and
+GRAVE's all-moves-as-first statistics are updated here too."""
 import math
 from collections import namedtuple
 
@@ -102,8 +103,39 @@ def amaf_update(pool_move, pool_amaf, off, count, player, result, seq_player, se
 
 
 @noalloc_jit
+def grave_amaf_update(node_amaf, row, path_node, path_ply, depth, seq_player, seq_code, nseq, winner, mark, stamp,
+                      last):
+    """GRAVE's AMAF statistics per move code (Cazenave 2015, IJCAI): each entry ``path_node[d]`` of the iteration's
+    path counts, once per iteration, every move code played from its ply ``path_ply[d]`` on (by either player:
+    codes include the mover), with the result of the code's player.  The entry's row of ``node_amaf`` starts at
+    ``path_node[d] * row`` and holds (wins, playouts) side by side per code.
+
+    The codes counted at an entry are those whose *last* occurrence is at or after its ply, so one pass from the
+    end lists each code once with its last ply (``mark``: a stamp per code, ``stamp`` this iteration's; ``last``:
+    scratch for the plies), and each entry walks that list until the plies fall before its own."""
+    distinct = 0
+    for j in range(nseq - 1, -1, -1):
+        code = seq_code[j]
+        if mark[code] != stamp:
+            mark[code] = stamp
+            last[distinct] = j
+            distinct += 1
+    for d in range(depth):
+        base = path_node[d] * row
+        first = path_ply[d]
+        for t in range(distinct):
+            j = last[t]
+            if j < first:
+                break
+            slot = base + 2 * seq_code[j]
+            node_amaf[slot + 1] += 1.0
+            node_amaf[slot] += reward(winner, seq_player[j])
+
+
+@noalloc_jit
 def root_prefers_rave(pool_stats, pool_amaf, off, count, margin, both_sides):
-    """Adaptive RAVE's rule at the root (Mehat & Vittaut 2013, section 7): a move with both an observed mean and an
+    """Adaptive RAVE's rule at the root (Mehat & Vittaut 2013, section 7; applied at any entry by the per-node
+    variant, their section 8's proposal): a move with both an observed mean and an
     AMAF mean r is optimistic if ``r > mean + margin``, pessimistic if ``r < mean - margin`` (``both_sides``) or
     ``r < mean`` (the margin on the optimism test only, the reading of the paper's Figure 4 caption); RAVE is used
     when the playouts of the optimistic moves outnumber those of the pessimistic ones."""

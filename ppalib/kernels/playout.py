@@ -47,6 +47,20 @@ def uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq):
     return nseq
 
 
+@noalloc_jit
+def uniform_coded(spec, state, rng, moves, seq_player, seq_move, seq_code, nseq):
+    """``uniform`` (the same draws) that also records each move's context-free code, for GRAVE's AMAF statistics."""
+    move = game.random_move(spec, state, rng, moves)
+    while move >= 0:
+        seq_player[nseq] = state[H_TO_MOVE]
+        seq_move[nseq] = move
+        seq_code[nseq] = game.move_code(spec, state, move, False)
+        nseq += 1
+        game.play(spec, state, move)
+        move = game.random_move(spec, state, rng, moves)
+    return nseq
+
+
 @njit(cache=True)
 def random_playout(spec, root, rng):
     """One uniform random playout from ``root``; returns (winner, plies).  For benchmarks and tests."""

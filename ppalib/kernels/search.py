@@ -9,8 +9,17 @@ UCT (Cazenave 2015)        UCB1                 uniform                 none
 PPA, PPAF                  UCB1                 Gibbs on code weights   PPA
 MAST, MASTF                UCB1                 Gibbs on code weights   MAST
 RAVE, adaptive RAVE        UCB1 + RAVE          uniform                 (AMAF back-up)
+GRAVE (Cazenave 2015b)     GRAVE                uniform                 (AMAF back-up)
+PPA, PPAF, MAST + GRAVE    GRAVE                Gibbs on code weights   PPA / MAST
 PUCT (Soemers et al.)      PUCT, stored priors  first move from prior   none
 =========================  ===================  ======================  ==============
+
+Adaptive RAVE decides whether a descent uses RAVE at the root, once per iteration (Mehat & Vittaut 2013, section
+7), or, per node (``adaptive_per_node``; their section 8's proposal), at every entry with more than
+``node_playouts`` playouts from its own statistics, the entries below inheriting the closest such ancestor's
+decision (the root always decides).  GRAVE (Cazenave, "Generalized Rapid Action Value Estimation", IJCAI 2015;
+"2015b" above) scores an entry's moves with the AMAF statistics of the closest entry on the descent, itself
+included, with more than ``grave_ref`` playouts (the root when none has), kept per move code for every entry.
 
 One iteration (Cazenave 2015, Alg. 7; Mehat & Vittaut 2013, section 2):
 
@@ -36,13 +45,14 @@ from numba import njit
 from ppalib._noalloc import noalloc_jit
 from ppalib._rng import random_float, weighted_index, weighted_index_of_total
 from ppalib.features.matcher import move_logits
-from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES
+from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES
 from ppalib.kernels import selection
-from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, amaf_update, mast_adapt, ppa_adapt, \
-    root_prefers_rave
-from ppalib.kernels.playout import gibbs_draw, uniform
+from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, amaf_update, grave_amaf_update, mast_adapt, \
+    ppa_adapt, root_prefers_rave
+from ppalib.kernels.playout import gibbs_draw, uniform, uniform_coded
 from ppalib.kernels.settings import PLAYOUT_FEATURES, PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST
-from ppalib.kernels.tree import ENTRIES, POOL, Tree, add_entry, grown_copy, lookup, most_visited, new_tree, reward
+from ppalib.kernels.tree import ENTRIES, POOL, Tree, add_entry, amaf_codes, grown_copy, lookup, most_visited, \
+    new_tree, reward
 from ppalib.games import contract as game  # <game-import>
 
 
@@ -113,7 +123,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     prior_logits: float64 per move code for PUCT's priors (empty: uniform).
     features, theta: a ``ppalib.features.CompiledFeatures`` and its weights (float64[features]); when ``theta`` is not
     empty PUCT's priors are the features' softmax policy, and ``PLAYOUT_FEATURES`` draws every playout move from it.
-    rave_used: int64[2], incremented: RAVE-using descents (adaptive) or selections (fixed rate), and all of them.
+    rave_used: int64[2], incremented: RAVE-using descents (adaptive at the root) or selections (fixed rate,
+    adaptive per node), and all of them.
     The tree must have room for ``2 * iterations`` more entries (``ppalib.kernels.tree.reserve``); its move pool
     grows here when full.
     """
@@ -122,13 +133,22 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     learn = settings.learning != LEARN_NONE
     amaf = settings.selection == selection.SELECT_UCB1_RAVE
     puct = settings.selection == selection.SELECT_PUCT
-    record = learn or amaf
+    grave = settings.selection == selection.SELECT_GRAVE
+    record = learn or amaf or grave
+    root_decides = settings.adaptive and not settings.adaptive_per_node
     seq_len = max_seq if record else 1
     seq_player = np.empty(seq_len, dtype=np.int64)
     seq_move = np.empty(seq_len, dtype=np.int64)
     seq_chosen = np.empty(seq_len if learn else 1, dtype=np.int64)
     seq_off = np.zeros(seq_len + 1, dtype=np.int64)
     seq_codes = np.empty(seq_len * max_moves if learn else 1, dtype=np.int64)
+    # GRAVE: each ply's move code (context-free: the move and its player), a row of AMAF statistics per entry
+    row = 2 * amaf_codes(tree)
+    seq_code = np.empty(seq_len if grave else 1, dtype=np.int64)
+    move_codes = np.empty(max_moves if grave else 1, dtype=np.int64)
+    code_mark = np.zeros(spec[S_NUM_CODES] if grave else 1, dtype=np.int64)
+    code_last = np.empty(seq_len if grave else 1, dtype=np.int64)
+    ref_node = 0
     # MAST means lie in [0, 1], so exp(k * mean) overflows a double for k > 709 (Cazenave 2016 sweeps k up to
     # 4096): there the weights are computed per ply, shifted by the largest (the same distribution).
     shifted = settings.learning == LEARN_MAST and settings.k > 700.0
@@ -152,6 +172,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     pool_stats = tree.pool_stats
     pool_amaf = tree.pool_amaf
     pool_prior = tree.pool_prior
+    node_amaf = tree.node_amaf
     entries = tree.sizes[ENTRIES]
     pool_used = tree.sizes[POOL]
     # The learned policy's arrays as locals too.
@@ -165,12 +186,12 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     stamp = learner.stamp
     root_node = lookup(table, node_key, root[H_HASH])
 
-    for _ in range(iterations):
+    for iteration in range(iterations):
         state[:] = root
         depth = 0
         nseq = 0
         descent_rave = False
-        if settings.adaptive:
+        if root_decides:
             if root_node >= 0:
                 descent_rave = root_prefers_rave(pool_stats, pool_amaf, node_off[root_node], node_n[root_node],
                                                  settings.margin, settings.margin_both_sides)
@@ -198,8 +219,18 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 elif settings.selection == selection.SELECT_UCB1_LUDII:
                     best = selection.ucb1_ludii(pool_stats, off, count, settings.c, rng)
                 elif amaf:
-                    if settings.adaptive:
+                    if root_decides:
                         use_rave = descent_rave
+                    elif settings.adaptive:
+                        # Per node: an entry with enough playouts decides from its own moves (the root always
+                        # does, as root-only adaptive RAVE); the others keep the closest such ancestor's decision.
+                        if depth == 0 or node_total[node] > settings.node_playouts:
+                            descent_rave = root_prefers_rave(pool_stats, pool_amaf, off, count, settings.margin,
+                                                             settings.margin_both_sides)
+                        use_rave = descent_rave
+                        rave_used[1] += 1
+                        if use_rave:
+                            rave_used[0] += 1
                     else:
                         use_rave = random_float(rng) < settings.rave_rate
                         rave_used[1] += 1
@@ -207,6 +238,13 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                             rave_used[0] += 1
                     best = selection.ucb1_rave(pool_stats, pool_amaf, off, count, node_total[node], settings.c,
                                                settings.k_rave, use_rave, rng)
+                elif grave:
+                    if depth == 0 or node_total[node] > settings.grave_ref:
+                        ref_node = node
+                    for j in range(count):
+                        move_codes[j] = game.move_code(spec, state, pool_move[off + j], False)
+                    best = selection.grave(pool_stats, off, count, node_amaf, ref_node * row, move_codes,
+                                           settings.grave_bias)
                 else:
                     if pool_prior[off] < 0.0:  # priors not computed yet (see the expansion)
                         for j in range(count):
@@ -218,6 +256,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 if record:
                     seq_player[nseq] = state[H_TO_MOVE]
                     seq_move[nseq] = move
+                    if grave:
+                        seq_code[nseq] = move_codes[best]
                     if learn:
                         base = seq_off[nseq]
                         for j in range(count):
@@ -246,6 +286,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 node_n[node] = 0
                 node_off[node] = -1
                 entries += 1
+                for i in range(node * row, (node + 1) * row):
+                    node_amaf[i] = 0.0
                 path_node[depth] = node
                 path_move[depth] = -1
                 path_ply[depth] = nseq
@@ -273,6 +315,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 node_player[node] = state[H_TO_MOVE]
                 node_total[node] = 0.0
                 entries += 1
+                for i in range(node * row, (node + 1) * row):
+                    node_amaf[i] = 0.0
             node_n[node] = n
             node_off[node] = pool_used
             for i in range(n):
@@ -324,6 +368,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                     seq_move[nseq] = moves[choice]
                     seq_chosen[nseq] = seq_codes[base + choice]
                     seq_off[nseq + 1] = base + n
+                    if grave:
+                        seq_code[nseq] = game.move_code(spec, state, moves[choice], False)
                     nseq += 1
                     game.play(spec, state, moves[choice])
                     n = game.legal_moves(spec, state, moves)
@@ -354,6 +400,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                         nseq += 1
                     game.play(spec, state, moves[choice])
                     n = game.legal_moves(spec, state, moves)
+            elif grave:
+                nseq = uniform_coded(spec, state, rng, moves, seq_player, seq_move, seq_code, nseq)
             elif record:
                 nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
             else:
@@ -376,6 +424,9 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
             if amaf:
                 amaf_update(pool_move, pool_amaf, node_off[node], node_n[node], node_player[node],
                             reward(winner, node_player[node]), seq_player, seq_move, path_ply[d], nseq)
+        if grave:
+            grave_amaf_update(node_amaf, row, path_node, path_ply, depth, seq_player, seq_code, nseq, winner,
+                              code_mark, iteration + 1, code_last)
         if settings.learning == LEARN_PPA:
             stamp[0] += 1
             ppa_adapt(policy, weight, new_policy, mark, touched, stamp[0], settings.alpha, settings.k, seq_player,
@@ -386,7 +437,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     sizes[ENTRIES] = entries
     sizes[POOL] = pool_used
     return Tree(table, node_key, node_player, node_total, node_n, node_off, pool_move, pool_stats, pool_amaf,
-                pool_prior, sizes)
+                pool_prior, sizes, node_amaf)
 
 
 @njit(cache=True)
@@ -420,7 +471,7 @@ def retain_subtree(spec, root, tree):
     old_root = lookup(tree.table, tree.node_key, root[H_HASH])
     used = tree.sizes[ENTRIES]
     kept = new_tree(max(tree.node_key.size, 1), max(tree.pool_move.size, 1), tree.pool_amaf.size > 0,
-                    tree.pool_prior.size > 0)
+                    tree.pool_prior.size > 0, amaf_codes(tree))
     if old_root < 0:
         return kept
     copied = np.full(used, -1, dtype=np.int64)
@@ -465,4 +516,6 @@ def _copy_entry(tree, node, kept):
         kept.pool_amaf[2 * new_off:2 * (new_off + n)] = tree.pool_amaf[2 * off:2 * (off + n)]
     if tree.pool_prior.size > 0:
         kept.pool_prior[new_off:new_off + n] = tree.pool_prior[off:off + n]
+    row = 2 * amaf_codes(tree)
+    kept.node_amaf[new * row:(new + 1) * row] = tree.node_amaf[node * row:(node + 1) * row]
     return new

@@ -1,5 +1,6 @@
 """Selection rules: which move of a tree entry the descent follows.  Game-free; each returns an index into the
-entry's move list, reading the tree's pool (``pool_stats`` holds wins, playouts side by side per move)."""
+entry's move list, reading the tree's pool (``pool_stats`` holds wins, playouts side by side per move); GRAVE also
+reads the AMAF statistics per move code of an entry (``Tree.node_amaf``)."""
 import math
 
 import numpy as np
@@ -12,6 +13,7 @@ SELECT_UCB1_RAVE = 1  # Mehat & Vittaut 2013, section 2: untried = 1, UCB1 blend
 SELECT_PUCT = 2       # Silver et al. 2017 as used by Soemers et al. 2019 (eq. 4), with priors stored per move
 SELECT_UCB1_LUDII = 3  # UCB1 as Ludii's UCT baseline of Soemers et al. 2019: values in [-1, 1], an unvisited move
                        # valued at its entry's mean, random tie-break
+SELECT_GRAVE = 4      # Cazenave 2015 (IJCAI): the AMAF statistics of the closest ancestor with more than ref playouts
 
 
 @noalloc_jit
@@ -134,4 +136,35 @@ def puct(pool_stats, pool_prior, off, count, c, rng):
             ties += 1
             if random_float(rng) * ties < 1.0:
                 best = i
+    return best
+
+
+@noalloc_jit
+def grave_score(wins, visits, amaf_wins, amaf_visits, bias):
+    """One move's value in GRAVE (Cazenave, "Generalized Rapid Action Value Estimation", IJCAI 2015):
+    ``(1 - beta) mean + beta amaf`` with ``beta = pa / (pa + p + bias pa p)``, p the move's playouts at the entry,
+    pa its AMAF playouts at the reference entry.  No exploration term (c = 0, as in the paper and in its
+    reference code).  A move not yet played at the entry has beta = 1: its AMAF mean alone; a move with no AMAF
+    playout at the reference entry is valued first (infinite; the reference code's 1e6)."""
+    if amaf_visits == 0.0:
+        return np.inf
+    beta = amaf_visits / (amaf_visits + visits + bias * amaf_visits * visits)
+    mean = wins / visits if visits > 0.0 else 1.0
+    return (1.0 - beta) * mean + beta * (amaf_wins / amaf_visits)
+
+
+@noalloc_jit
+def grave(pool_stats, off, count, node_amaf, ref_base, codes, bias):
+    """GRAVE's choice at an entry: the move of maximum ``grave_score`` (strict ``>``: the first on ties, as the
+    reference code), its AMAF statistics read at the reference entry's row of ``node_amaf`` (which starts at
+    ``ref_base``; (wins, playouts) side by side per move code), at the move's code ``codes[i]``."""
+    best = 0
+    best_value = -np.inf
+    for i in range(count):
+        j = 2 * (off + i)
+        a = ref_base + 2 * codes[i]
+        value = grave_score(pool_stats[j], pool_stats[j + 1], node_amaf[a], node_amaf[a + 1], bias)
+        if value > best_value:
+            best_value = value
+            best = i
     return best

@@ -6,7 +6,7 @@ game-free, so that every game's specialised kernels share the one type.
 from collections import namedtuple
 
 from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA
-from ppalib.kernels.selection import SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_LUDII, SELECT_UCB1_RAVE
+from ppalib.kernels.selection import SELECT_GRAVE, SELECT_PUCT, SELECT_UCB1, SELECT_UCB1_LUDII, SELECT_UCB1_RAVE
 
 PLAYOUT_UNIFORM = 0
 PLAYOUT_GIBBS = 1        # weights per move code, learned by PPA or MAST
@@ -14,7 +14,7 @@ PLAYOUT_PRIOR_FIRST = 2  # first move from the new entry's priors, then uniform
 PLAYOUT_FEATURES = 3     # every move from the features' softmax policy (needs features)
 
 SearchSettings = namedtuple("SearchSettings", [
-    "selection",          # SELECT_UCB1 | SELECT_UCB1_RAVE | SELECT_PUCT | SELECT_UCB1_LUDII
+    "selection",          # SELECT_UCB1 | SELECT_UCB1_RAVE | SELECT_PUCT | SELECT_UCB1_LUDII | SELECT_GRAVE
     "playout",            # PLAYOUT_UNIFORM | PLAYOUT_GIBBS | PLAYOUT_PRIOR_FIRST | PLAYOUT_FEATURES
     "learning",           # LEARN_NONE | LEARN_PPA | LEARN_MAST
     "c",                  # UCB1's constant, or PUCT's C
@@ -26,17 +26,24 @@ SearchSettings = namedtuple("SearchSettings", [
     "adaptive",           # adaptive RAVE: decide at the root before each descent
     "margin",             # adaptive RAVE's margin
     "margin_both_sides",  # the margin applies to the pessimism test too
+    "adaptive_per_node",  # adaptive RAVE decided at every node with more than ``node_playouts`` playouts
+    "node_playouts",      # per-node adaptive RAVE: a node decides for itself above this many playouts
+    "grave_ref",          # GRAVE: the AMAF statistics of the closest node with more than this many playouts
+    "grave_bias",         # GRAVE's bias in beta = pa / (pa + p + bias pa p)
 ])
 
 
 def search_settings(selection=SELECT_UCB1, playout=PLAYOUT_UNIFORM, learning=LEARN_NONE, c=0.4, alpha=1.0, k=1.0,
                     with_context=False, k_rave=0.0, rave_rate=0.0, adaptive=False, margin=0.0,
-                    margin_both_sides=True) -> SearchSettings:
+                    margin_both_sides=True, adaptive_per_node=False, node_playouts=0.0, grave_ref=0.0,
+                    grave_bias=0.0) -> SearchSettings:
     """Settings with every field typed as the compiled search expects (ints, floats, bools)."""
     return SearchSettings(int(selection), int(playout), int(learning), float(c), float(alpha), float(k),
                           bool(with_context), float(k_rave), float(rave_rate), bool(adaptive), float(margin),
-                          bool(margin_both_sides))
+                          bool(margin_both_sides), bool(adaptive_per_node), float(node_playouts), float(grave_ref),
+                          float(grave_bias))
 
 
 __all__ = ["SearchSettings", "search_settings", "PLAYOUT_UNIFORM", "PLAYOUT_GIBBS", "PLAYOUT_PRIOR_FIRST", "PLAYOUT_FEATURES",
-           "SELECT_UCB1", "SELECT_UCB1_RAVE", "SELECT_PUCT", "SELECT_UCB1_LUDII", "LEARN_NONE", "LEARN_PPA", "LEARN_MAST"]
+           "SELECT_UCB1", "SELECT_UCB1_RAVE", "SELECT_PUCT", "SELECT_UCB1_LUDII", "SELECT_GRAVE", "LEARN_NONE",
+           "LEARN_PPA", "LEARN_MAST"]

@@ -4,6 +4,8 @@ An *entry* is a position (keyed by its 64-bit Zobrist hash) with the player to m
 legal moves, in the game's deterministic list order, at ``node_off[entry]`` in the move pool.  Per move the pool
 holds the move, its (wins, playouts) side by side in ``pool_stats`` (one cache line for the selection loop), and,
 when the search needs them, the AMAF (RAVE) wins and playouts in ``pool_amaf`` and the prior in ``pool_prior``.
+GRAVE's AMAF statistics are per entry and per move code instead (a reference entry lends them to moves it may not
+have): ``node_amaf`` holds one row of (wins, playouts) side by side for every code, ``2 * codes`` values an entry.
 Rewards are for the entry's player to move: 1 win, 0.5 draw, 0 loss.  An entry made by a PUCT playout's first move
 has no moves listed until the search first descends through it: ``node_off`` -1 and ``node_n`` 0 meanwhile.
 
@@ -22,7 +24,7 @@ from ppalib._noalloc import noalloc_jit
 from ppalib.games._common import DRAW
 
 Tree = namedtuple("Tree", ["table", "node_key", "node_player", "node_total", "node_n", "node_off",
-                           "pool_move", "pool_stats", "pool_amaf", "pool_prior", "sizes"])
+                           "pool_move", "pool_stats", "pool_amaf", "pool_prior", "sizes", "node_amaf"])
 ENTRIES = 0  # sizes[ENTRIES]: entries in use
 POOL = 1     # sizes[POOL]: pool slots in use
 
@@ -52,9 +54,10 @@ def lookup(table, node_key, h):
 
 
 @njit(cache=True)
-def new_tree(capacity, pool_size, amaf, prior):
+def new_tree(capacity, pool_size, amaf, prior, amaf_codes):
     """An empty tree with room for ``capacity`` entries and ``pool_size`` moves; ``amaf`` / ``prior``: whether the
-    pool keeps RAVE statistics / priors (else those arrays are empty)."""
+    pool keeps RAVE statistics / priors (else those arrays are empty); ``amaf_codes``: the move codes of GRAVE's
+    per-entry AMAF rows (0: none)."""
     size = 1
     while size < 2 * capacity:
         size *= 2
@@ -63,7 +66,14 @@ def new_tree(capacity, pool_size, amaf, prior):
                 np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64),
                 np.empty(pool_size, dtype=np.int64), np.empty(2 * pool_size, dtype=np.float64),
                 np.empty(2 * pool_size if amaf else 0, dtype=np.float64),
-                np.empty(pool_size if prior else 0, dtype=np.float64), np.zeros(2, dtype=np.int64))
+                np.empty(pool_size if prior else 0, dtype=np.float64), np.zeros(2, dtype=np.int64),
+                np.empty(capacity * 2 * amaf_codes, dtype=np.float64))
+
+
+@noalloc_jit
+def amaf_codes(tree):
+    """The move codes of GRAVE's per-entry AMAF rows (0 when the tree keeps none)."""
+    return tree.node_amaf.size // (2 * tree.node_key.size)
 
 
 @njit(cache=True)
@@ -92,7 +102,7 @@ def grow(tree, entries_needed, pool_needed):
         capacity *= 2
     while pool_size < pool_needed:
         pool_size *= 2
-    grown = new_tree(capacity, pool_size, tree.pool_amaf.size > 0, tree.pool_prior.size > 0)
+    grown = new_tree(capacity, pool_size, tree.pool_amaf.size > 0, tree.pool_prior.size > 0, amaf_codes(tree))
     used = tree.sizes[ENTRIES]
     pool_used = tree.sizes[POOL]
     grown.node_key[:used] = tree.node_key[:used]
@@ -106,6 +116,8 @@ def grow(tree, entries_needed, pool_needed):
         grown.pool_amaf[:2 * pool_used] = tree.pool_amaf[:2 * pool_used]
     if tree.pool_prior.size > 0:
         grown.pool_prior[:pool_used] = tree.pool_prior[:pool_used]
+    row = 2 * amaf_codes(tree)
+    grown.node_amaf[:used * row] = tree.node_amaf[:used * row]
     for node in range(used):
         slot = lookup(grown.table, grown.node_key, grown.node_key[node])
         grown.table[-1 - slot] = node + 1
@@ -135,6 +147,9 @@ def add_entry(tree, found, key, player, moves, n):
         for i in range(n):
             tree.pool_amaf[2 * (offset + i)] = 0.0
             tree.pool_amaf[2 * (offset + i) + 1] = 0.0
+    row = 2 * amaf_codes(tree)
+    for i in range(node * row, (node + 1) * row):
+        tree.node_amaf[i] = 0.0
     tree.sizes[ENTRIES] = node + 1
     tree.sizes[POOL] = offset + n
     return node

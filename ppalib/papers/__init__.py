@@ -28,8 +28,9 @@ from pathlib import Path
 from types import ModuleType
 
 #: Notebook (file stem) -> paper module in this package.
-NOTEBOOKS = {"00_reproduction_report": "summary", "01_ppa_2015": "ppa2015", "02_ppaf_2016": "ppaf2016", "03_adaptive_rave_2013": "adaptive_rave2013",
-             "04_feature_biasing_2019": "soemers2019"}
+NOTEBOOKS = {"00_reproduction_report": "summary", "01_ppa_2015": "ppa2015", "02_ppaf_2016": "ppaf2016",
+             "03_adaptive_rave_2013": "adaptive_rave2013", "04_feature_biasing_2019": "soemers2019",
+             "05_future_work": "future_work"}
 #: The preset whose results and figures are committed.
 COMMITTED_PRESET = "quick"
 MAX_GAMES = 10_000_000

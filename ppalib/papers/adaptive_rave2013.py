@@ -130,21 +130,22 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
 
 
 @lru_cache(maxsize=None)
-def _solver(game: str, options: str):
+def _solver(game: str, size: int, options: str):
     from ..games import cashing_checks, make_game
-    return cashing_checks.Solver(make_game(game, GAMES[game][0], **json.loads(options)).spec)
+    return cashing_checks.Solver(make_game(game, size, **json.loads(options)).spec)
 
 
 def label_optimal(frame: pd.DataFrame) -> pd.Series:
-    """True for matches in which every move of both players was optimal (replayed through the exact solver)."""
+    """True for matches in which every move of both players was optimal (replayed through the exact solver; any
+    Cashing Checks game, the sum of notebook 05 included)."""
     from ..games import make_game
     cache: dict[tuple, bool] = {}
     labels = []
-    for game_name, options, moves in zip(frame["game"], frame["game_options"], frame["moves"]):
-        key = (game_name, options, moves)
+    for game_name, size, options, moves in zip(frame["game"], frame["size"], frame["game_options"], frame["moves"]):
+        key = (game_name, int(size), options, moves)
         if key not in cache:
-            solver = _solver(game_name, options)
-            game = make_game(game_name, GAMES[game_name][0], **json.loads(options))
+            solver = _solver(game_name, int(size), options)
+            game = make_game(game_name, int(size), **json.loads(options))
             state, optimal = game.initial_state(), True
             for move in map(int, moves.split()):
                 if move not in solver.optimal_moves(state):

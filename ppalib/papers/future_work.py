@@ -1,0 +1,394 @@
+"""The papers' future work, measured (issue 16, "Beyond the papers", part two): notebook 05.
+
+Three continuations the papers propose, each played against the agent it would replace:
+
+1. **GRAVE in the tree** (Cazenave 2016's conclusion: "combining PPA with GRAVE could yield substantial benefits in
+   some games"; GRAVE: Cazenave, "Generalized Rapid Action Value Estimation", IJCAI 2015).  PPA+GRAVE and
+   PPAF+GRAVE (``grave=True``: the tree selects by GRAVE, the playouts and their learning are PPA's or PPAF's)
+   against PPAF, on the eight games of Cazenave 2016's Tables 1-10 at 8x8.
+2. **The policy kept between moves** (Cazenave 2015 and 2016: PPA "starts from scratch for every position").
+   PPAF with ``keep_policy=True`` against PPAF, same games.
+3. **Adaptive RAVE per node** (Mehat & Vittaut 2013, section 8: the root-only rule "would not work in another
+   synthetic game built by summing the two games used ... It would be possible to observe this correlation at every
+   node when it stores enough playouts results").  Self-play matches scored by the paper's measure, optimal draws,
+   at Blind Cashing Checks, Cashing Stale-dated Checks and their sum (``sum_cashing_checks``: the two games in
+   alternating rounds), never / always / root-only adaptive / per-node adaptive RAVE (margin 0, thresholds
+   ``node_playouts``); and per-node (threshold 50) against root-only head to head.
+
+Choices (the notebook's discussion states them too):
+
+* Each learned-playout agent at the setting Cazenave 2016 found best against UCT in that game (its Tables 1-10;
+  ties: the first in the table's order, as notebook 02's "best" grid): PPA+GRAVE at PPA's best alpha, PPAF, PPAF+GRAVE
+  and the kept-policy PPAF at PPAF's.  The opponent is that PPAF, so each comparison changes one part of it (PPAF+GRAVE:
+  the tree; kept policy: the policy's lifetime) or two (PPA+GRAVE: the tree and the codes).
+* GRAVE as in Cazenave 2015 (IJCAI) and his reference code: ref 50, bias 1e-5, no exploration term; AMAF per move code,
+  counted from each node's own move on.
+* Adaptive RAVE: k = 700 and margin 0 (the paper's headline setting, where both readings of the margin agree);
+  per node: a node decides from its own moves once it has more than ``node_playouts`` playouts, the others keep
+  the closest deciding ancestor's decision (the root always decides).
+* Playouts: Blind and Stale-dated at the paper's 2,000; the sum at ``sum_playouts`` (10,000 in quick and paper):
+  at 2,000 every setting had at most 2 optimal draws in a 10-match probe (the sum is twice as long, 20 plies), a
+  floor at which no comparison is possible, and at 10,000 they ranged from 4 to 11 of 16 (never RAVE to per node);
+  the paper chose its 2,000 by the same criterion ("over 50% in order to leave some space for improvements").
+* Verdicts.  Against PPAF and head to head: two-sided sign test on the decisive games (exact binomial, draws
+  left out; without draws the binomial test of the win rate against 50%): "better" / "worse" when p < 0.05, else
+  "not significant".  Optimal draws: Fisher's exact test of each setting against root-only adaptive RAVE, two-sided:
+  "more" / "fewer" / "not significant".  Each cell is one test at 5%; with 24 board-game cells about one "significant"
+  verdict is expected by chance alone.
+
+Presets (explicit parameters override them):
+
+========  =====================================================================================================
+smoke     Breakthrough and Nogo 5x5, 20 playouts; the three Cashing Checks games at 100 playouts; 2 games (or
+          matches) a cell: seconds, for the tests
+quick     the eight games at 8x8, 1,000 playouts (the paper preset adds 10,000; 24 cells), and the Cashing Checks
+          part in full (2,000 playouts, the sum at 10,000; 21 cells); 100 games or matches a cell (a 95% interval
+          of about +-10 points).  Estimated at about 35 minutes on this 2-core machine: 4 games a cell of this grid
+          (180 games) took 79 s of wall time on 2 worker processes (153 s of CPU: 127 s the board games, 0.35 s a
+          game at Domineering to 3.2 s at Misere Breakthrough and Nogo; 26 s Cashing Checks, 0.8 s a sum match),
+          and 25 times that is 33 minutes; the machine is shared and its speed drifts by up to 2x.
+paper     1,000 and 10,000 playouts, 500 games a cell (Cazenave 2016's count; Mehat & Vittaut's matches too):
+          about 50 CPU hours (ten times the quick grid's CPU a game at 10,000 playouts), for a cluster
+          (``executor="dask"``)
+========  =====================================================================================================
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..agents import NODE_PLAYOUTS, make_agent
+from ..experiments import Condition, Experiment, check_int
+from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
+
+NAME = "future_work"
+#: The eight games of Cazenave 2016's Tables 1-10, in the tables' order.
+GAMES = ["atarigo", "breakthrough", "misere_breakthrough", "domineering", "misere_domineering", "knightthrough",
+         "misere_knightthrough", "nogo"]
+#: The adaptive RAVE games: size and options (Mehat & Vittaut 2013's two, and their sum).
+RAVE_GAMES = {"blind_cashing_checks": (20, (("komi", 5), ("turns", 10))),
+              "stale_cashing_checks": (12, (("komi", 5), ("turns", 10))),
+              "sum_cashing_checks": (20, (("komi", 10), ("stale_checks", 12), ("turns", 10)))}
+TITLES = {"atarigo": "Atarigo", "breakthrough": "Breakthrough", "misere_breakthrough": "Misere Breakthrough",
+          "domineering": "Domineering", "misere_domineering": "Misere Domineering", "knightthrough": "Knightthrough",
+          "misere_knightthrough": "Misere Knightthrough", "nogo": "Nogo",
+          "blind_cashing_checks": "Blind", "stale_cashing_checks": "Stale-dated",
+          "sum_cashing_checks": "Blind + Stale-dated"}
+#: Series of the parts against PPAF: label, and the part of the notebook they belong to.
+VS_PPAF = {"ppa_grave": ("PPA+GRAVE", "grave"), "ppaf_grave": ("PPAF+GRAVE", "grave"),
+           "ppaf_kept": ("PPAF, policy kept", "kept_policy")}
+#: Self-play settings of the adaptive RAVE part (per node: one series per threshold).
+RAVE_SETTINGS = {"never": dict(rave_rate=0.0), "always": dict(rave_rate=1.0), "root": dict(adaptive=True)}
+
+PRESETS = {
+    "smoke": dict(games=["breakthrough", "nogo"], size=5, playouts=[20], games_per_cell=2, rave_games=list(RAVE_GAMES),
+                  rave_playouts=100, sum_playouts=100, node_playouts=[10.0, 50.0]),
+    "quick": dict(games=GAMES, size=8, playouts=[1000], games_per_cell=100, rave_games=list(RAVE_GAMES),
+                  rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0]),
+    "paper": dict(games=GAMES, size=8, playouts=[1000, 10000], games_per_cell=500, rave_games=list(RAVE_GAMES),
+                  rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0]),
+}
+DEFAULTS = dict(c=0.4, k_rave=700.0, seed=16)
+#: The notebook's own parameters (None: the preset's value).
+PARAMETERS = {
+    "games": Param("choice", many=True, choices=tuple(GAMES)),
+    "size": integer(4, 19),
+    "playouts": integer(1, MAX_PLAYOUTS, many=True),
+    "games_per_cell": GAMES_PER_CELL,
+    "rave_games": Param("choice", many=True, choices=tuple(RAVE_GAMES)),
+    "rave_playouts": integer(1, MAX_PLAYOUTS),
+    "sum_playouts": integer(1, MAX_PLAYOUTS),
+    "node_playouts": number(0, many=True),
+    "c": C,
+    "k_rave": number(0),
+    "seed": SEED,
+}
+
+
+def settings(preset: str = "quick", **overrides) -> dict:
+    """The preset's parameters with ``overrides`` applied (``None`` values are ignored), lists normalised."""
+    result = resolve_settings(PRESETS, DEFAULTS, preset, overrides, PARAMETERS)
+    for key in ("games", "playouts", "rave_games", "node_playouts"):
+        values = result[key] if isinstance(result[key], (list, tuple)) else [result[key]]
+        if not values:
+            raise ValueError(f"{key} is empty: give at least one value")
+        result[key] = list(values)
+    result["games"] = [g for g in GAMES if g in result["games"]]  # the tables' order
+    result["rave_games"] = [g for g in RAVE_GAMES if g in result["rave_games"]]
+    result["node_playouts"] = sorted(float(x) for x in result["node_playouts"])
+    result["games_per_cell"] = check_int("games_per_cell", result["games_per_cell"], 1, 10_000_000)
+    result["size"] = check_int("size", result["size"], 4, 19)
+    return result
+
+
+def best_settings() -> pd.DataFrame:
+    """Per game, the alpha of PPA and of PPAF that Cazenave 2016 found best against UCT (its Tables 1-10), with the
+    paper's win rate there: the first of the maxima in the table's order."""
+    from .ppaf2016 import paper_cells
+    cells = paper_cells()
+    cells = cells[(cells["opponent"] == "uct") & cells["algorithm"].isin(["ppa", "ppaf"])]
+    best = cells.loc[cells.groupby(["game", "algorithm"], sort=False)["paper_win_rate"].idxmax()]
+    return best[["table", "game", "algorithm", "value", "paper_win_rate"]].reset_index(drop=True)
+
+
+def _rave_playouts(game: str, s: dict) -> int:
+    return s["sum_playouts"] if game == "sum_cashing_checks" else s["rave_playouts"]
+
+
+def cells(s: dict) -> pd.DataFrame:
+    """Every cell of the grid: part, game, series, x (playouts, or the per-node threshold), the agent and its
+    opponent (the same agent for a self-play cell), the condition and its id."""
+    alphas = {(r.game, r.algorithm): r.value for r in best_settings().itertuples()}
+    rows = []
+    for playouts in s["playouts"]:
+        for game in s["games"]:
+            ppaf = make_agent("ppaf", playouts, c=s["c"], alpha=alphas[game, "ppaf"])
+            agents = {"ppa_grave": make_agent("ppa", playouts, c=s["c"], alpha=alphas[game, "ppa"], grave=True),
+                      "ppaf_grave": make_agent("ppaf", playouts, c=s["c"], alpha=alphas[game, "ppaf"], grave=True),
+                      "ppaf_kept": make_agent("ppaf", playouts, c=s["c"], alpha=alphas[game, "ppaf"],
+                                              keep_policy=True)}
+            for series, agent in agents.items():
+                rows.append((VS_PPAF[series][1], game, s["size"], (), series, playouts, agent, ppaf))
+    for game in s["rave_games"]:
+        size, options = RAVE_GAMES[game]
+        playouts = _rave_playouts(game, s)
+        common = dict(c=s["c"], k_rave=s["k_rave"])
+        for series, params in RAVE_SETTINGS.items():
+            agent = make_agent("rave", playouts, **common, **params)
+            rows.append(("adaptive_rave", game, size, options, series, np.nan, agent, agent))
+        for threshold in s["node_playouts"]:
+            agent = make_agent("rave", playouts, **common, adaptive=True, adaptive_per_node=True,
+                               node_playouts=threshold)
+            rows.append(("adaptive_rave", game, size, options, "node", threshold, agent, agent))
+        node = make_agent("rave", playouts, **common, adaptive=True, adaptive_per_node=True)
+        root = make_agent("rave", playouts, **common, adaptive=True)
+        rows.append(("node_vs_root", game, size, options, "node_vs_root", NODE_PLAYOUTS, node, root))
+    frame = pd.DataFrame(rows, columns=["part", "game", "size", "options", "series", "x", "agent", "opponent"])
+    frame["condition"] = [Condition(g, size, a, o, game_options=opts) for g, size, opts, a, o in
+                          zip(frame["game"], frame["size"], frame["options"], frame["agent"], frame["opponent"])]
+    frame["condition_id"] = [c.id for c in frame["condition"]]
+    return frame
+
+
+def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:
+    """The grid of ``preset`` (module docstring), ``games_per_cell`` games (or matches) a cell, stored under
+    ``results_dir``."""
+    s = settings(preset, **overrides)
+    conditions = list(dict.fromkeys(cells(s)["condition"]))
+    return Experiment(NAME, tuple(conditions), s["games_per_cell"], s["seed"], Path(results_dir))
+
+
+# ---- tables, findings and figures --------------------------------------------------------------------------------
+BETTER, WORSE, NOT_SIGNIFICANT = "better", "worse", "not significant"
+MORE, FEWER = "more", "fewer"
+MARKS = {BETTER: "▲", WORSE: "▼", NOT_SIGNIFICANT: "", MORE: "▲", FEWER: "▼"}
+
+
+def _grid(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
+    """The grid's cells joined with their stored games: games, wins, draws, losses (agent's results 1, 0.5, 0)."""
+    grid = cells(s).drop(columns=["condition", "options"])
+    played = frame.groupby("condition_id")["agent_result"].agg(
+        games="size", wins=lambda r: float((r == 1.0).sum()), draws=lambda r: float((r == 0.5).sum()),
+        losses=lambda r: float((r == 0.0).sum()), score="sum")
+    return grid.join(played, on="condition_id").dropna(subset=["games"])
+
+
+def sign_test(wins: float, losses: float) -> tuple[float, str]:
+    """Two-sided exact binomial test of the decisive games (draws left out) against 1/2: (p, verdict)."""
+    from scipy.stats import binomtest
+    decisive = int(wins + losses)
+    if decisive == 0:
+        return 1.0, NOT_SIGNIFICANT
+    p_value = binomtest(int(wins), decisive, 0.5).pvalue
+    if p_value >= 0.05:
+        return p_value, NOT_SIGNIFICANT
+    return p_value, BETTER if wins > losses else WORSE
+
+
+def _with_rates(table: pd.DataFrame, successes: str) -> pd.DataFrame:
+    from ..report import wilson_interval
+    table = table.copy()
+    table["rate"] = 100 * table[successes] / table["games"]
+    table["ci_low"], table["ci_high"] = wilson_interval(table[successes], table["games"])
+    return table
+
+
+def matches_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
+    """Every head-to-head cell (learned playouts against PPAF, per-node against root-only adaptive RAVE): games,
+    wins, draws, losses, the win rate (draws half) with its Wilson 95% interval, the sign test's p and verdict."""
+    grid = _grid(frame, s)
+    table = _with_rates(grid[grid["part"].isin(["grave", "kept_policy", "node_vs_root"])], "score")
+    tests = [sign_test(w, l) for w, l in zip(table["wins"], table["losses"])]
+    table["p_value"] = [p for p, _ in tests]
+    table["verdict"] = [v for _, v in tests]
+    table["agent_label"] = [a.label for a in table["agent"]]
+    table["opponent_label"] = [o.label for o in table["opponent"]]
+    table["title"] = table["game"].map(TITLES)
+    return table.drop(columns=["agent", "opponent"]).reset_index(drop=True)
+
+
+def _cell(row) -> str:
+    mark = MARKS[row.verdict]
+    return f"{row.rate:.1f} [{row.ci_low:.1f}, {row.ci_high:.1f}]" + (f" {mark}" if mark else "")
+
+
+def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
+    """One table of the notebook: a row per game, a column per series and playouts; each cell our win rate
+    against PPAF [95% interval], ▲/▼ when significantly better/worse (sign test, p < 0.05)."""
+    cells_ = table[table["part"] == part]
+    if cells_.empty:
+        return pd.DataFrame()
+    rows = []
+    for game, per_game in cells_.groupby("game", sort=False):
+        first = per_game.iloc[0]
+        row = {"game": TITLES[game], "opponent": first.opponent_label}
+        for r in per_game.itertuples():
+            row[f"{VS_PPAF[r.series][0]}, {int(r.x):,} playouts"] = _cell(r)
+        row["games"] = int(per_game["games"].min())
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("game")
+
+
+def optimal_draws_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
+    """The self-play cells of the adaptive RAVE part: matches, optimal draws (every move of both players optimal,
+    by the exact solver), their rate with its Wilson 95% interval, and Fisher's exact test against root-only
+    adaptive RAVE in the same game (two-sided; "more" / "fewer" / "not significant")."""
+    from scipy.stats import fisher_exact
+
+    from .adaptive_rave2013 import label_optimal
+    selfplay = frame[frame["condition_id"].isin(set(cells(s).query("part == 'adaptive_rave'")["condition_id"]))]
+    labelled = selfplay.assign(optimal=label_optimal(selfplay)) if len(selfplay) else selfplay.assign(optimal=[])
+    counts = labelled.groupby("condition_id")["optimal"].sum()
+    grid = _grid(frame, s)
+    table = grid[grid["part"] == "adaptive_rave"].copy()
+    table["optimal_draws"] = table["condition_id"].map(counts).astype(float)
+    table = _with_rates(table, "optimal_draws")
+    p_values, verdicts = [], []
+    for r in table.itertuples():
+        root = table[(table["game"] == r.game) & (table["series"] == "root")]
+        if r.series == "root" or root.empty:
+            p_values.append(np.nan)
+            verdicts.append("")
+            continue
+        b = root.iloc[0]
+        p_value = fisher_exact([[r.optimal_draws, r.games - r.optimal_draws],
+                                [b.optimal_draws, b.games - b.optimal_draws]])[1]
+        p_values.append(p_value)
+        verdicts.append(NOT_SIGNIFICANT if p_value >= 0.05 else (MORE if r.rate > b.rate else FEWER))
+    table["p_vs_root"] = p_values
+    table["vs_root"] = verdicts
+    table["setting"] = [_setting(r.series, r.x) for r in table.itertuples()]
+    table["playouts"] = [a.playouts for a in table["agent"]]
+    table["title"] = table["game"].map(TITLES)
+    return table.drop(columns=["agent", "opponent", "wins", "draws", "losses", "score"]).reset_index(drop=True)
+
+
+def _setting(series: str, x: float) -> str:
+    return {"never": "never RAVE", "always": "always RAVE", "root": "adaptive at the root"}.get(
+        series, f"adaptive per node (> {x:g} playouts)")
+
+
+def optimal_draws_layout(table: pd.DataFrame) -> pd.DataFrame:
+    """A row per setting, a column per game: optimal draws (%) [95% interval], ▲/▼ when significantly more/fewer
+    than root-only adaptive RAVE (Fisher, p < 0.05)."""
+    if table.empty:
+        return pd.DataFrame()
+    table = table.assign(cell=[f"{r.rate:.1f} [{r.ci_low:.1f}, {r.ci_high:.1f}]"
+                               + (f" {MARKS[r.vs_root]}" if r.vs_root and MARKS[r.vs_root] else "")
+                               for r in table.itertuples()])
+    order = list(dict.fromkeys(table["setting"]))
+    wide = table.pivot_table(index="setting", columns="title", values="cell", aggfunc="first")
+    wide = wide.reindex(index=order, columns=[TITLES[g] for g in RAVE_GAMES if TITLES[g] in wide.columns])
+    wide.columns.name = None
+    playouts = table.groupby("title")["playouts"].first()
+    wide.loc["playouts a move"] = [f"{int(playouts[c]):,}" for c in wide.columns]
+    wide.loc["matches a cell"] = [str(int(table[table["title"] == c]["games"].min())) for c in wide.columns]
+    return wide
+
+
+def head_to_head_layout(table: pd.DataFrame) -> pd.DataFrame:
+    """Per-node (threshold 50) against root-only adaptive RAVE, a row per game: win rate (draws half) [95%
+    interval], wins / draws / losses, the sign test's p and verdict."""
+    cells_ = table[table["part"] == "node_vs_root"]
+    return pd.DataFrame({"game": cells_["title"], "win rate": [_cell(r) for r in cells_.itertuples()],
+                         "wins / draws / losses": [f"{int(r.wins)} / {int(r.draws)} / {int(r.losses)}"
+                                                   for r in cells_.itertuples()],
+                         "p (sign test)": cells_["p_value"].round(4), "verdict": cells_["verdict"]}).set_index("game")
+
+
+def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
+    """What the stored games say, in sentences computed from the tables (no number is written by hand)."""
+    lines = []
+    for series, (label, part) in VS_PPAF.items():
+        for playouts, cells_ in matches[matches["series"] == series].groupby("x"):
+            counts = cells_["verdict"].value_counts()
+            better = ", ".join(f"{r.title} ({r.rate:.0f}%)" for r in cells_.itertuples() if r.verdict == BETTER)
+            worse = ", ".join(f"{r.title} ({r.rate:.0f}%)" for r in cells_.itertuples() if r.verdict == WORSE)
+            low, high = int(cells_["games"].min()), int(cells_["games"].max())
+            plays = f"{low}" if low == high else f"{low} to {high}"
+            lines.append(f"* **{label} against PPAF, {int(playouts):,} playouts** ({len(cells_)} board games, "
+                         f"{plays} games a cell): significantly "
+                         f"better in {counts.get(BETTER, 0)} ({better or 'none'}), worse in {counts.get(WORSE, 0)} "
+                         f"({worse or 'none'}), no significant difference in {counts.get(NOT_SIGNIFICANT, 0)}; "
+                         f"mean win rate {cells_['rate'].mean():.1f}%.")
+    for game, cells_ in draws.groupby("game", sort=False):
+        cells_ = cells_.set_index("setting")
+        never, always = cells_["rate"].get("never RAVE", np.nan), cells_["rate"].get("always RAVE", np.nan)
+        best_fixed = ("never RAVE" if never > always else "always RAVE" if always > never else
+                      "neither (never and always RAVE tie)")
+        root = cells_.loc["adaptive at the root"] if "adaptive at the root" in cells_.index else None
+        nodes = cells_[cells_["series"] == "node"]
+        text = f"* **{TITLES[game]}** ({int(cells_['playouts'].iloc[0]):,} playouts): optimal draws "
+        text += ", ".join(f"{name} {r.rate:.1f}%" for name, r in cells_.iterrows())
+        if root is not None and len(nodes):
+            more = [f"> {x:g}" for x, v in zip(nodes["x"], nodes["vs_root"]) if v == MORE]
+            fewer = [f"> {x:g}" for x, v in zip(nodes["x"], nodes["vs_root"]) if v == FEWER]
+            text += (f". The best fixed choice is {best_fixed}; per node, significantly more than at the root at "
+                     f"threshold(s) {', '.join(more) or 'none'}, fewer at {', '.join(fewer) or 'none'}.")
+        lines.append(text)
+    for r in matches[matches["part"] == "node_vs_root"].itertuples():
+        lines.append(f"* **Head to head, {r.title}**: per node {r.rate:.1f}% [{r.ci_low:.1f}, {r.ci_high:.1f}] "
+                     f"against root-only ({int(r.wins)} wins, {int(r.draws)} draws, {int(r.losses)} losses; "
+                     f"{r.verdict}, p = {r.p_value:.3g}).")
+    return "\n".join(lines)
+
+
+def plot(matches: pd.DataFrame, draws: pd.DataFrame, *, style: str = "whitegrid", context: str = "paper"):
+    """Left: win rate against PPAF (95% intervals) per game, a marker per variant and budget.  Right: optimal
+    draws (95% intervals) per adaptive RAVE setting, a colour per Cashing Checks game."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+    sns.set_theme(style=style, context=context)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.6), gridspec_kw={"width_ratios": [1.2, 1]})
+    vs = matches[matches["part"].isin(["grave", "kept_policy"])]
+    games = list(dict.fromkeys(vs["title"]))
+    variants = list(dict.fromkeys(zip(vs["series"], vs["x"])))
+    height = 0.8 / max(len(variants), 1)
+    for i, (series, playouts) in enumerate(variants):
+        cells_ = vs[(vs["series"] == series) & (vs["x"] == playouts)].set_index("title").reindex(games)
+        y = np.arange(len(games)) - 0.4 + height * (i + 0.5)
+        left.errorbar(cells_["rate"], y, xerr=[cells_["rate"] - cells_["ci_low"], cells_["ci_high"] - cells_["rate"]],
+                      fmt="os^"[i % 3] if len(variants) <= 3 else "o", color=f"C{i}", capsize=2, linestyle="none",
+                      label=f"{VS_PPAF[series][0]}, {int(playouts):,} playouts")
+    left.axvline(50, color="0.5", lw=0.8)
+    left.set_yticks(range(len(games)), games)
+    left.invert_yaxis()
+    left.set_xlim(-2, 102)
+    left.set_xlabel("win rate against PPAF (%)")
+    left.legend(fontsize="x-small", loc="lower right")
+    settings_ = list(dict.fromkeys(draws["setting"]))
+    for i, (game, cells_) in enumerate(draws.groupby("game", sort=False)):
+        cells_ = cells_.set_index("setting").reindex(settings_)
+        x = np.arange(len(settings_)) + (i - 1) * 0.2
+        right.errorbar(x, cells_["rate"], yerr=[cells_["rate"] - cells_["ci_low"], cells_["ci_high"] - cells_["rate"]],
+                       fmt="o", capsize=2, color=f"C{i + 3}", label=f"{TITLES[game]} "
+                       f"({int(cells_['playouts'].dropna().iloc[0]):,} playouts)")
+    right.set_xticks(range(len(settings_)), [t.replace("adaptive ", "").replace(" (", "\n(") for t in settings_],
+                     fontsize="x-small")
+    right.set_ylim(-2, 102)
+    right.set_ylabel("optimal draws in self-play (%)")
+    right.legend(fontsize="x-small")
+    fig.tight_layout()
+    return fig

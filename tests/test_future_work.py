@@ -1,0 +1,144 @@
+"""Notebook 05 (the papers' future work): its grid, its statistics on hand-made games, and its smoke preset end to
+end."""
+import json
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pandas as pd
+import pytest
+
+from ppalib.agents import NODE_PLAYOUTS
+from ppalib.papers import future_work as fw
+from ppalib.papers import prepare
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def quick_cells():
+    return fw.cells(fw.settings("quick"))
+
+
+def test_each_agent_plays_at_cazenave_2016s_best_alpha_against_uct_first_on_ties():
+    best = fw.best_settings().set_index(["game", "algorithm"])["value"]
+    assert len(best) == 16
+    # Tables 2, 7, 8 and 10 (Breakthrough, Knightthrough, Misere Knightthrough, Nogo): PPAF's best cells; Misere
+    # Knightthrough's PPAF reaches 100% at several alphas, the first in the table's order is 0.32.
+    assert best["breakthrough", "ppaf"] == 0.32 and best["knightthrough", "ppaf"] == 0.64
+    assert best["misere_knightthrough", "ppaf"] == 0.32 and best["nogo", "ppaf"] == 0.16
+    assert best["nogo", "ppa"] == 0.02 and best["domineering", "ppa"] == 0.04
+
+
+def test_each_comparison_against_ppaf_changes_only_what_it_tests(quick_cells):
+    best = fw.best_settings().set_index(["game", "algorithm"])["value"]
+    vs = quick_cells[quick_cells["part"].isin(["grave", "kept_policy"])]
+    assert len(vs) == 8 * 3 and set(vs["game"]) == set(fw.GAMES) and set(vs["x"]) == {1000}
+    for row in vs.itertuples():
+        opponent = row.opponent
+        assert opponent.kind == "ppaf" and opponent.alpha == best[row.game, "ppaf"] and opponent.playouts == 1000
+        assert not opponent.grave and not opponent.keep_policy and row.size == 8
+        changed = {k: v for k, v in row.agent.as_dict().items() if opponent.as_dict().get(k) != v}
+        if row.series == "ppaf_grave":
+            assert changed == {"grave": True, "grave_ref": 50.0, "grave_bias": 1e-5}
+        elif row.series == "ppaf_kept":
+            assert changed == {"keep_policy": True}
+        else:  # PPA+GRAVE: the codes without context, PPA's own alpha, and GRAVE
+            assert row.agent.kind == "ppa" and row.agent.alpha == best[row.game, "ppa"] and row.agent.grave
+    assert fw.cells(fw.settings("paper"))["x"].dropna().pipe(set) >= {1000, 10000}
+
+
+def test_adaptive_rave_part_plays_self_play_settings_and_per_node_against_root_only(quick_cells):
+    rave = quick_cells[quick_cells["part"] == "adaptive_rave"]
+    for game, (size, options) in fw.RAVE_GAMES.items():
+        cells = rave[rave["game"] == game]
+        assert list(cells["series"]) == ["never", "always", "root", "node", "node", "node"]
+        assert [a is o or a == o for a, o in zip(cells["agent"], cells["opponent"])] == [True] * 6  # self-play
+        playouts = 10000 if game == "sum_cashing_checks" else 2000
+        assert {a.playouts for a in cells["agent"]} == {playouts} and set(cells["size"]) == {size}
+        nodes = cells[cells["series"] == "node"]
+        assert [a.node_playouts for a in nodes["agent"]] == [10.0, 50.0, 200.0]
+        assert all(a.adaptive_per_node and a.margin == 0 and a.k_rave == 700 for a in nodes["agent"])
+        root = cells[cells["series"] == "root"]["agent"].item()
+        assert root.adaptive and not root.adaptive_per_node
+        match = quick_cells[(quick_cells["part"] == "node_vs_root") & (quick_cells["game"] == game)].iloc[0]
+        assert match.agent.node_playouts == NODE_PLAYOUTS and match.opponent == root
+    assert quick_cells["condition_id"].is_unique
+
+
+def test_bad_parameters_are_refused_naming_them():
+    with pytest.raises(ValueError, match="games='chess' is unknown"):
+        fw.settings("quick", games="chess")
+    with pytest.raises(ValueError, match="rave_games=.*is unknown"):
+        fw.settings("quick", rave_games=["go"])
+    with pytest.raises(ValueError, match=r"node_playouts=-1 is out of range"):
+        fw.settings("quick", node_playouts=[-1])
+    with pytest.raises(ValueError, match="'matches' is not a parameter of notebook 05_future_work"):
+        prepare(fw, "smoke", matches=3)
+    assert fw.settings("quick", games="nogo")["games"] == ["nogo"]
+
+
+def _games(condition_id, results):
+    return [{"condition_id": condition_id, "agent_result": r} for r in results]
+
+
+def test_matches_table_on_hand_made_games_counts_draws_as_half_and_tests_decisive_games():
+    """Three cells of the quick grid with hand-made results: 70 wins in 100 (sign test p = 7.9e-5: better), 40 wins
+    and 60 losses (p = 0.057: not significant), and 10 wins, 85 draws, 5 losses (win rate 52.5%; 10 vs 5 decisive:
+    p = 0.30)."""
+    s = fw.settings("quick")
+    grid = fw.cells(s)
+    a, b = grid[grid["part"] == "grave"]["condition_id"].iloc[:2]
+    c = grid[grid["part"] == "node_vs_root"]["condition_id"].iloc[0]
+    frame = pd.DataFrame(_games(a, [1.0] * 70 + [0.0] * 30) + _games(b, [1.0] * 40 + [0.0] * 60)
+                         + _games(c, [1.0] * 10 + [0.5] * 85 + [0.0] * 5))
+    table = fw.matches_table(frame, s).set_index("condition_id")
+    assert table.loc[a, "verdict"] == fw.BETTER and table.loc[a, "p_value"] == pytest.approx(7.85e-5, rel=0.01)
+    assert table.loc[b, "verdict"] == fw.NOT_SIGNIFICANT and table.loc[b, "p_value"] == pytest.approx(0.0569, rel=0.01)
+    assert table.loc[c, "rate"] == 52.5 and table.loc[c, "draws"] == 85
+    assert table.loc[c, "p_value"] == pytest.approx(0.3018, rel=0.01)
+    assert 60.0 < table.loc[a, "ci_low"] < 70.0 < table.loc[a, "ci_high"] < 80.0
+    assert fw.sign_test(0, 12) == (pytest.approx(2 * 0.5 ** 12), fw.WORSE)
+    layout = fw.vs_ppaf_layout(table.reset_index(), "grave")
+    assert list(layout.index) == ["Atarigo"] and layout.iloc[0, 1].endswith("▲")
+
+
+def test_optimal_draws_table_labels_matches_with_the_solver_and_tests_against_root_only():
+    """Blind Cashing Checks: 10 matches along the optimal line (every check the largest left) for the root-only
+    cell, 10 with a mistake for the never-RAVE cell: 100% against 0%, Fisher p = 1.1e-5, "fewer"."""
+    s = fw.settings("quick", rave_games=["blind_cashing_checks"])
+    grid = fw.cells(s)
+    cell = {r.series: r.condition_id for r in grid[grid["part"] == "adaptive_rave"].itertuples() if r.series != "node"}
+    optimal = " ".join(str(m) for m in range(19, 9, -1))
+    mistake = " ".join(str(m) for m in [18, 19, 17, 16, 15, 14, 13, 12, 11, 10])
+    common = {"game": "blind_cashing_checks", "size": 20, "game_options": json.dumps({"komi": 5, "turns": 10})}
+    frame = pd.DataFrame([{**common, "condition_id": cell["root"], "moves": optimal, "agent_result": 0.5}] * 10
+                         + [{**common, "condition_id": cell["never"], "moves": mistake, "agent_result": 0.5}] * 10)
+    table = fw.optimal_draws_table(frame, s).set_index("series")
+    assert table.loc["root", "optimal_draws"] == 10 and table.loc["never", "optimal_draws"] == 0
+    assert table.loc["never", "vs_root"] == fw.FEWER and table.loc["never", "p_vs_root"] == pytest.approx(1.08e-5,
+                                                                                                       rel=0.01)
+    layout = fw.optimal_draws_layout(table.reset_index())
+    assert layout.loc["never RAVE", "Blind"].endswith("▼") and layout.loc["matches a cell", "Blind"] == "10"
+    assert "optimal draws never RAVE 0.0%" in fw.findings(fw.matches_table(frame, s), table.reset_index())
+
+
+def test_the_smoke_preset_of_notebook_05_runs_end_to_end(tmp_path):
+    """papermill at the smoke preset into a temporary folder: every cell runs, every table and the figure are
+    written, the findings name each game of the grid."""
+    import papermill
+    source = ROOT / "notebooks" / "05_future_work.ipynb"
+    papermill.execute_notebook(str(source), str(tmp_path / "out.ipynb"), kernel_name="python3", progress_bar=False,
+                               cwd=str(ROOT / "notebooks"),
+                               parameters={"preset": "smoke", "results_dir": str(tmp_path / "r"),
+                                           "figures_dir": str(tmp_path / "f"), "executor": "serial"})
+    executed = nbformat.read(tmp_path / "out.ipynb", as_version=4)
+    assert all(cell.execution_count for cell in executed.cells if cell.cell_type == "code")
+    written = {p.name for p in (tmp_path / "f").iterdir()}
+    assert {"grave_vs_ppaf.md", "kept_policy_vs_ppaf.md", "optimal_draws.md", "node_vs_root.md", "findings.md",
+            "future_work.png", "future_work.svg"} <= written
+    findings = (tmp_path / "f" / "findings.md").read_text()
+    for name in ("PPA+GRAVE", "PPAF+GRAVE", "PPAF, policy kept", "Blind", "Stale-dated", "Blind + Stale-dated"):
+        assert f"**{name}" in findings or f"Head to head, {name}" in findings, name
+    stored = pd.concat(pd.read_parquet(p) for p in (tmp_path / "r").glob("part-*.parquet"))
+    assert len(stored) == 2 * len(fw.cells(fw.settings("smoke"))) and np.isin(stored["agent_result"], [0, 0.5, 1]).all()
