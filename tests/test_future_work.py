@@ -123,6 +123,61 @@ def test_optimal_draws_table_labels_matches_with_the_solver_and_tests_against_ro
     assert "optimal draws never RAVE 0.0%" in fw.findings(fw.matches_table(frame, s), table.reset_index())
 
 
+def test_matches_table_keeps_the_mean_plies_a_game_and_the_layout_shows_them():
+    s = fw.settings("quick")
+    grid = fw.cells(s)
+    a = grid[(grid["part"] == "kept_policy") & (grid["game"] == "atarigo")]["condition_id"].iloc[0]
+    frame = pd.DataFrame([{"condition_id": a, "agent_result": r, "plies": n} for r, n in [(1.0, 10), (0.0, 13)]])
+    table = fw.matches_table(frame, s)
+    assert table.loc[0, "plies"] == 11.5
+    assert fw.vs_ppaf_layout(table, "kept_policy").loc["Atarigo", "plies a game"] == 11.5
+
+
+def test_rank_correlation_is_spearmans_rho_with_an_exact_permutation_p():
+    # Four values in the same order: rho 1, and 2 of the 4! = 24 orderings (this one and its reverse) as extreme.
+    assert fw.rank_correlation([1, 2, 3, 4], [10, 20, 30, 40]) == (pytest.approx(1.0), pytest.approx(2 / 24))
+    rho, p_value = fw.rank_correlation([3, 1, 2, 5, 4], [30, 10, 20, 50, 40])
+    assert rho == pytest.approx(1.0) and p_value == pytest.approx(2 / 120)
+    assert all(np.isnan(fw.rank_correlation([1, 1, 1], [1, 2, 3])))
+
+
+def _vs_ppaf_rows(verdicts, rates):
+    return [{"part": "kept_policy", "series": "ppaf_kept", "x": 1000.0, "title": f"Game {i}", "rate": rate,
+             "verdict": verdict, "games": 100, "plies": 10.0 * (i + 1)}
+            for i, (verdict, rate) in enumerate(zip(verdicts, rates))]
+
+
+def _draws_rows(game, rates, verdicts):
+    settings_ = [("never", np.nan, "never RAVE"), ("always", np.nan, "always RAVE"),
+                 ("root", np.nan, "adaptive at the root"), ("node", 10.0, "adaptive per node (> 10 playouts)"),
+                 ("node", 50.0, "adaptive per node (> 50 playouts)"),
+                 ("node", 200.0, "adaptive per node (> 200 playouts)")]
+    return [{"game": game, "series": series, "x": x, "setting": setting, "rate": rate, "optimal_draws": rate,
+             "games": 100, "playouts": 2000, "vs_root": verdict}
+            for (series, x, setting), rate, verdict in zip(settings_, rates, verdicts)]
+
+
+def test_findings_read_naturally_when_a_verdict_has_no_cell():
+    """No "none" and no "in 0": a verdict without cells is left out, and thresholds are grouped by verdict."""
+    ns = fw.NOT_SIGNIFICANT
+    matches = pd.DataFrame(_vs_ppaf_rows([fw.BETTER, fw.BETTER, fw.BETTER, fw.WORSE], [70, 80, 90, 30]))
+    draws = pd.DataFrame(_draws_rows("blind_cashing_checks", [30, 80, 80, 60, 75, 90],
+                                     [fw.FEWER, ns, "", fw.FEWER, ns, fw.MORE])
+                         + _draws_rows("sum_cashing_checks", [30, 30, 30, 35, 35, 35], [ns, ns, "", ns, ns, ns]))
+    text = fw.findings(matches, draws)
+    assert "none" not in text and " in 0" not in text and "threshold(s)" not in text
+    assert ("significantly better in 3 (Game 0 70.0%, Game 1 80.0%, Game 2 90.0%), worse in 1 (Game 3 30.0%); "
+            "mean win rate 67.5%.") in text
+    assert "Spearman rho = -0.20 (exact permutation p = 0.92)" in text  # 22 of the 24 orderings
+    assert ("Per node against root-only (Fisher's exact test): significantly more optimal draws at threshold > 200; "
+            "significantly fewer optimal draws at threshold > 10; no significant difference at threshold > 50.") in text
+    assert "The better fixed choice is always RAVE (Fisher p = " in text
+    assert ("Never and always RAVE tie (Fisher p = 1 between the two). Per node against root-only (Fisher's exact "
+            "test): no significant difference at thresholds > 10, > 50 and > 200.") in text
+    matches = pd.DataFrame(_vs_ppaf_rows([ns, ns], [50, 55]))
+    assert "no significant difference in any of the 2; mean win rate 52.5%." in fw.findings(matches, draws.iloc[:0])
+
+
 def test_the_smoke_preset_of_notebook_05_runs_end_to_end(tmp_path):
     """papermill at the smoke preset into a temporary folder: every cell runs, every table and the figure are
     written, the findings name each game of the grid."""

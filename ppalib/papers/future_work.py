@@ -35,6 +35,9 @@ Choices (the notebook's discussion states them too):
   "not significant".  Optimal draws: Fisher's exact test of each setting against root-only adaptive RAVE, two-sided:
   "more" / "fewer" / "not significant".  Each cell is one test at 5%; with 24 board-game cells about one "significant"
   verdict is expected by chance alone.
+* Game length.  The tables against PPAF give the mean plies a game; the findings give, per series and budget,
+  Spearman's rank correlation of the win rate with it across the games, with an exact permutation p (n! orderings,
+  n <= 8): a description of eight games that differ in more than their length, not a cause.
 
 Presets (explicit parameters override them):
 
@@ -46,7 +49,8 @@ quick     the eight games at 8x8, 1,000 playouts (the paper preset adds 10,000; 
           of about +-10 points).  Estimated at about 35 minutes on this 2-core machine: 4 games a cell of this grid
           (180 games) took 79 s of wall time on 2 worker processes (153 s of CPU: 127 s the board games, 0.35 s a
           game at Domineering to 3.2 s at Misere Breakthrough and Nogo; 26 s Cashing Checks, 0.8 s a sum match),
-          and 25 times that is 33 minutes; the machine is shared and its speed drifts by up to 2x.
+          and 25 times that is 33 minutes; the machine is shared and its speed drifts by up to 2x.  Measured:
+          2,105 s of wall time (the cores partly shared with another run), 4,140 s of CPU (the games' own timings).
 paper     1,000 and 10,000 playouts, 500 games a cell (Cazenave 2016's count; Mehat & Vittaut's matches too):
           about 50 CPU hours (ten times the quick grid's CPU a game at 10,000 playouts), for a cluster
           (``executor="dask"``)
@@ -187,11 +191,15 @@ MARKS = {BETTER: "▲", WORSE: "▼", NOT_SIGNIFICANT: "", MORE: "▲", FEWER: "
 
 
 def _grid(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
-    """The grid's cells joined with their stored games: games, wins, draws, losses (agent's results 1, 0.5, 0)."""
+    """The grid's cells joined with their stored games: games, wins, draws, losses (agent's results 1, 0.5, 0),
+    score, and the mean plies a game (NaN for records without plies)."""
     grid = cells(s).drop(columns=["condition", "options"])
-    played = frame.groupby("condition_id")["agent_result"].agg(
-        games="size", wins=lambda r: float((r == 1.0).sum()), draws=lambda r: float((r == 0.5).sum()),
-        losses=lambda r: float((r == 0.0).sum()), score="sum")
+    frame = frame if "plies" in frame.columns else frame.assign(plies=np.nan)
+    played = frame.groupby("condition_id").agg(
+        games=("agent_result", "size"), wins=("agent_result", lambda r: float((r == 1.0).sum())),
+        draws=("agent_result", lambda r: float((r == 0.5).sum())),
+        losses=("agent_result", lambda r: float((r == 0.0).sum())), score=("agent_result", "sum"),
+        plies=("plies", "mean"))
     return grid.join(played, on="condition_id").dropna(subset=["games"])
 
 
@@ -217,7 +225,8 @@ def _with_rates(table: pd.DataFrame, successes: str) -> pd.DataFrame:
 
 def matches_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
     """Every head-to-head cell (learned playouts against PPAF, per-node against root-only adaptive RAVE): games,
-    wins, draws, losses, the win rate (draws half) with its Wilson 95% interval, the sign test's p and verdict."""
+    wins, draws, losses, mean plies a game, the win rate (draws half) with its Wilson 95% interval, the sign test's
+    p and verdict."""
     grid = _grid(frame, s)
     table = _with_rates(grid[grid["part"].isin(["grave", "kept_policy", "node_vs_root"])], "score")
     tests = [sign_test(w, l) for w, l in zip(table["wins"], table["losses"])]
@@ -236,7 +245,8 @@ def _cell(row) -> str:
 
 def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
     """One table of the notebook: a row per game, a column per series and playouts; each cell our win rate
-    against PPAF [95% interval], ▲/▼ when significantly better/worse (sign test, p < 0.05)."""
+    against PPAF [95% interval], ▲/▼ when significantly better/worse (sign test, p < 0.05); then the games a cell
+    and the mean plies a game over the row's games (every series and budget of the table)."""
     cells_ = table[table["part"] == part]
     if cells_.empty:
         return pd.DataFrame()
@@ -247,6 +257,7 @@ def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
         for r in per_game.itertuples():
             row[f"{VS_PPAF[r.series][0]}, {int(r.x):,} playouts"] = _cell(r)
         row["games"] = int(per_game["games"].min())
+        row["plies a game"] = round(float((per_game["plies"] * per_game["games"]).sum() / per_game["games"].sum()), 1)
         rows.append(row)
     return pd.DataFrame(rows).set_index("game")
 
@@ -282,7 +293,7 @@ def optimal_draws_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
     table["setting"] = [_setting(r.series, r.x) for r in table.itertuples()]
     table["playouts"] = [a.playouts for a in table["agent"]]
     table["title"] = table["game"].map(TITLES)
-    return table.drop(columns=["agent", "opponent", "wins", "draws", "losses", "score"]).reset_index(drop=True)
+    return table.drop(columns=["agent", "opponent", "wins", "draws", "losses", "score", "plies"]).reset_index(drop=True)
 
 
 def _setting(series: str, x: float) -> str:
@@ -318,35 +329,89 @@ def head_to_head_layout(table: pd.DataFrame) -> pd.DataFrame:
                          "p (sign test)": cells_["p_value"].round(4), "verdict": cells_["verdict"]}).set_index("game")
 
 
+def _joined(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def rank_correlation(x, y) -> tuple[float, float]:
+    """Spearman's rho of ``x`` and ``y`` (average ranks for ties) and its exact two-sided permutation p-value: the
+    share of the n! orderings of ``x`` whose rho is at least as far from 0 (n <= 8 here: the eight games).  NaN
+    when either is constant."""
+    import itertools
+
+    from scipy.stats import rankdata
+    if len(x) > 9:
+        raise ValueError(f"{len(x)} values: the exact permutation test enumerates n! orderings (n <= 9)")
+    rx, ry = rankdata(x), rankdata(y)
+    rx, ry = rx - rx.mean(), ry - ry.mean()
+    norm = np.sqrt((rx ** 2).sum() * (ry ** 2).sum())
+    if norm == 0:
+        return np.nan, np.nan
+    rho = float(rx @ ry / norm)
+    permuted = rx[np.array(list(itertools.permutations(range(len(rx)))))] @ ry / norm
+    return rho, float(np.mean(np.abs(permuted) >= abs(rho) - 1e-12))
+
+
+def _vs_ppaf_sentence(label: str, playouts: float, cells_: pd.DataFrame) -> str:
+    """One series against PPAF at one budget: the significant cells by direction (each with its win rate), the
+    count of the others, the mean win rate, and (4 games or more) the rank correlation of the win rate with the
+    games' length."""
+    named = {v: [f"{r.title} {r.rate:.1f}%" for r in cells_.itertuples() if r.verdict == v] for v in (BETTER, WORSE)}
+    clauses = [f"{word} in {len(named[v])} ({', '.join(named[v])})" for v, word in ((BETTER, "better"),
+                                                                                   (WORSE, "worse")) if named[v]]
+    unresolved = int((cells_["verdict"] == NOT_SIGNIFICANT).sum())
+    if not clauses:
+        verdicts = f"no significant difference in any of the {len(cells_)}"
+    else:
+        verdicts = "significantly " + ", ".join(clauses)
+        verdicts += f"; no significant difference in {unresolved}" if unresolved else ""
+    low, high = int(cells_["games"].min()), int(cells_["games"].max())
+    plays = f"{low}" if low == high else f"{low} to {high}"
+    text = (f"* **{label}** (against PPAF, {int(playouts):,} playouts; {len(cells_)} board games, {plays} games a "
+            f"cell): {verdicts}; mean win rate {cells_['rate'].mean():.1f}%.")
+    known = cells_.dropna(subset=["plies"])
+    if len(known) >= 4:
+        rho, p_value = rank_correlation(known["rate"], known["plies"])
+        text += (f" Across the {len(known)} games, its win rate against the game's length (mean plies a game): "
+                 f"Spearman rho = {rho:.2f} (exact permutation p = {p_value:.2g}).")
+    return text
+
+
+def _per_node_sentence(nodes: pd.DataFrame) -> str:
+    """Per-node settings against root-only: the thresholds grouped by Fisher verdict, none left as "none"."""
+    groups = [(MORE, "significantly more optimal draws"), (FEWER, "significantly fewer optimal draws"),
+              (NOT_SIGNIFICANT, "no significant difference")]
+    clauses = []
+    for verdict, words in groups:
+        names = [f"> {x:g}" for x, v in zip(nodes["x"], nodes["vs_root"]) if v == verdict]
+        if names:
+            clauses.append(f"{words} at {'threshold' if len(names) == 1 else 'thresholds'} {_joined(names)}")
+    return "Per node against root-only (Fisher's exact test): " + "; ".join(clauses) + "."
+
+
 def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
     """What the stored games say, in sentences computed from the tables (no number is written by hand)."""
+    from scipy.stats import fisher_exact
     lines = []
     for series, (label, part) in VS_PPAF.items():
         for playouts, cells_ in matches[matches["series"] == series].groupby("x"):
-            counts = cells_["verdict"].value_counts()
-            better = ", ".join(f"{r.title} ({r.rate:.0f}%)" for r in cells_.itertuples() if r.verdict == BETTER)
-            worse = ", ".join(f"{r.title} ({r.rate:.0f}%)" for r in cells_.itertuples() if r.verdict == WORSE)
-            low, high = int(cells_["games"].min()), int(cells_["games"].max())
-            plays = f"{low}" if low == high else f"{low} to {high}"
-            lines.append(f"* **{label} against PPAF, {int(playouts):,} playouts** ({len(cells_)} board games, "
-                         f"{plays} games a cell): significantly "
-                         f"better in {counts.get(BETTER, 0)} ({better or 'none'}), worse in {counts.get(WORSE, 0)} "
-                         f"({worse or 'none'}), no significant difference in {counts.get(NOT_SIGNIFICANT, 0)}; "
-                         f"mean win rate {cells_['rate'].mean():.1f}%.")
+            lines.append(_vs_ppaf_sentence(label, playouts, cells_))
     for game, cells_ in draws.groupby("game", sort=False):
         cells_ = cells_.set_index("setting")
-        never, always = cells_["rate"].get("never RAVE", np.nan), cells_["rate"].get("always RAVE", np.nan)
-        best_fixed = ("never RAVE" if never > always else "always RAVE" if always > never else
-                      "neither (never and always RAVE tie)")
-        root = cells_.loc["adaptive at the root"] if "adaptive at the root" in cells_.index else None
-        nodes = cells_[cells_["series"] == "node"]
         text = f"* **{TITLES[game]}** ({int(cells_['playouts'].iloc[0]):,} playouts): optimal draws "
-        text += ", ".join(f"{name} {r.rate:.1f}%" for name, r in cells_.iterrows())
-        if root is not None and len(nodes):
-            more = [f"> {x:g}" for x, v in zip(nodes["x"], nodes["vs_root"]) if v == MORE]
-            fewer = [f"> {x:g}" for x, v in zip(nodes["x"], nodes["vs_root"]) if v == FEWER]
-            text += (f". The best fixed choice is {best_fixed}; per node, significantly more than at the root at "
-                     f"threshold(s) {', '.join(more) or 'none'}, fewer at {', '.join(fewer) or 'none'}.")
+        text += ", ".join(f"{name} {r.rate:.1f}%" for name, r in cells_.iterrows()) + "."
+        if {"never RAVE", "always RAVE"} <= set(cells_.index):
+            never, always = cells_.loc["never RAVE"], cells_.loc["always RAVE"]
+            p_value = fisher_exact([[never.optimal_draws, never.games - never.optimal_draws],
+                                    [always.optimal_draws, always.games - always.optimal_draws]])[1]
+            better = ("never RAVE" if never.rate > always.rate else "always RAVE" if always.rate > never.rate else
+                      None)
+            text += (f" The better fixed choice is {better}" if better else " Never and always RAVE tie") + (
+                f" (Fisher p = {p_value:.2g} between the two).")
+        nodes = cells_[cells_["series"] == "node"]
+        if "adaptive at the root" in cells_.index and len(nodes):
+            text += " " + _per_node_sentence(nodes)
         lines.append(text)
     for r in matches[matches["part"] == "node_vs_root"].itertuples():
         lines.append(f"* **Head to head, {r.title}**: per node {r.rate:.1f}% [{r.ci_low:.1f}, {r.ci_high:.1f}] "
