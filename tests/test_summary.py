@@ -29,7 +29,7 @@ def test_the_report_gathers_every_committed_cell_with_its_verdict():
     assert ppa["notebook"] == "[01_ppa_2015](01_ppa_2015.ipynb)"
     # PPAF 2016's claims are tested; Soemers 2019 is judged by its claims, "not run yet" without results.
     claims = gathered.claims
-    assert (claims["paper"] == "ppaf2016").sum() == 21
+    assert (claims["paper"] == "ppaf2016").sum() == 42  # 21 claims at each of the two budgets played (1,000 and 10,000)
     assert set(claims["outcome"]) <= set(summary.OUTCOMES)
     soemers = table.loc[summary.PAPERS["soemers2019"][1]]
     if not (paths.RESULTS / "soemers2019").is_dir():
