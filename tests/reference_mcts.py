@@ -114,6 +114,10 @@ class ReferenceMCTS:
             self.policy[code] = self.wins[code] / self.games[code]
             self.play(board, move)
 
+    def descend(self, board, sequence):
+        """One iteration from the root position ``board`` (a copy): the tree policy, then the playout."""
+        return self.uct(board, sequence)
+
     # Algorithm 6
     def search(self, root):
         self.table = {}
@@ -121,9 +125,8 @@ class ReferenceMCTS:
         self.wins = np.zeros(self.ncodes)
         self.games = np.zeros(self.ncodes)
         for _ in range(self.playouts):
-            board = root.copy()
             sequence = []
-            winner = self.uct(board, sequence)
+            winner = self.descend(root.copy(), sequence)
             if self.kind == "ppa":
                 self.adapt_ppa(winner, root.copy(), sequence)
             elif self.kind == "mast":
@@ -204,18 +207,5 @@ class ReferenceGRAVE(ReferenceMCTS):
         self.update_amaf(entry, before, sequence[start:], res)
         return res
 
-    def search(self, root):
-        self.table = {}
-        self.policy = np.zeros(self.ncodes)
-        self.wins = np.zeros(self.ncodes)
-        self.games = np.zeros(self.ncodes)
-        for _ in range(self.playouts):
-            sequence = []
-            winner = self.grave(root.copy(), sequence, self.table.get(int(root[H_HASH])))
-            if self.kind == "ppa":
-                self.adapt_ppa(winner, root.copy(), sequence)
-            elif self.kind == "mast":
-                self.adapt_mast(winner, root.copy(), sequence)
-        entry = self.table[int(root[H_HASH])]
-        best = int(np.argmax(entry["playouts"]))
-        return entry["moves"][best], np.array(entry["playouts"], dtype=float), self.policy
+    def descend(self, board, sequence):
+        return self.grave(board, sequence, self.table.get(int(board[H_HASH])))
