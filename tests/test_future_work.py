@@ -33,10 +33,10 @@ def test_each_agent_plays_at_cazenave_2016s_best_alpha_against_uct_first_on_ties
 def test_each_comparison_against_ppaf_changes_only_what_it_tests(quick_cells):
     best = fw.best_settings().set_index(["game", "algorithm"])["value"]
     vs = quick_cells[quick_cells["part"].isin(["grave", "kept_policy"])]
-    assert len(vs) == 8 * 3 and set(vs["game"]) == set(fw.GAMES) and set(vs["x"]) == {1000}
+    assert len(vs) == 8 * 3 * 2 and set(vs["game"]) == set(fw.GAMES) and set(vs["x"]) == {1000, 10000}
     for row in vs.itertuples():
         opponent = row.opponent
-        assert opponent.kind == "ppaf" and opponent.alpha == best[row.game, "ppaf"] and opponent.playouts == 1000
+        assert opponent.kind == "ppaf" and opponent.alpha == best[row.game, "ppaf"] and opponent.playouts == row.x
         assert not opponent.grave and not opponent.keep_policy and row.size == 8
         changed = {k: v for k, v in row.agent.as_dict().items() if opponent.as_dict().get(k) != v}
         if row.series == "ppaf_grave":
@@ -46,6 +46,16 @@ def test_each_comparison_against_ppaf_changes_only_what_it_tests(quick_cells):
         else:  # PPA+GRAVE: the codes without context, PPA's own alpha, and GRAVE
             assert row.agent.kind == "ppa" and row.agent.alpha == best[row.game, "ppa"] and row.agent.grave
     assert fw.cells(fw.settings("paper"))["x"].dropna().pipe(set) >= {1000, 10000}
+
+
+def test_quick_plays_100_games_a_cell_at_1000_playouts_20_at_10000_and_100_cashing_checks_matches(tmp_path):
+    experiment = fw.make_experiment(tmp_path, "quick")
+    grid = fw.cells(fw.settings("quick")).drop_duplicates("condition_id")
+    games = {cid: experiment.games_of(c) for cid, c in zip(grid["condition_id"], grid["condition"])}
+    expected = [20 if x == 10000 else 100 for x in grid["x"].where(grid["part"].isin(["grave", "kept_policy"]))]
+    assert list(games.values()) == expected and expected.count(20) == 24
+    with pytest.raises(ValueError, match="must be one number, or one per entry of playouts"):
+        fw.settings("quick", games_per_cell=[100, 20, 5])
 
 
 def test_adaptive_rave_part_plays_self_play_settings_and_per_node_against_root_only(quick_cells):

@@ -181,7 +181,28 @@ REPORT_COMMON = {name: COMMON[name] for name in ("figures_dir", "style", "dpi")}
 #: Shared by the papers' own declarations.
 SEED = integer(0, MAX_SEED)
 GAMES_PER_CELL = integer(1, MAX_GAMES)
+#: Games a cell given per playouts budget: one number, or one per entry of the notebook's ``playouts``.
+GAMES_PER_BUDGET = Param("int", 1, MAX_GAMES, many=True, distinct=False)
 C = number(0)
+
+
+def check_games_per_budget(games, playouts: list) -> int | list[int]:
+    """``games_per_cell`` of a notebook whose ``playouts`` is a list: one number (every budget), or a list with one
+    number per entry of ``playouts``.  ValueError naming the parameter when the lengths differ."""
+    from ..experiments import check_int
+    if isinstance(games, (list, tuple)):
+        if len(games) != len(playouts):
+            raise ValueError(f"games_per_cell={list(games)!r} must be one number, or one per entry of "
+                             f"playouts={list(playouts)!r}")
+        return [check_int("games_per_cell", g, 1, MAX_GAMES) for g in games]
+    return check_int("games_per_cell", games, 1, MAX_GAMES)
+
+
+def games_per_playouts(s: dict) -> dict[int, int]:
+    """Games a cell for each playouts budget of settings ``s`` (``games_per_cell`` checked by
+    :func:`check_games_per_budget`)."""
+    games = s["games_per_cell"]
+    return dict(zip(s["playouts"], games if isinstance(games, list) else [games] * len(s["playouts"])))
 
 
 def resolve_settings(presets: dict, defaults: dict, preset: str, overrides: dict,

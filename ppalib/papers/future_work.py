@@ -44,9 +44,11 @@ Presets (explicit parameters override them):
 ========  =====================================================================================================
 smoke     Breakthrough and Nogo 5x5, 20 playouts; the three Cashing Checks games at 100 playouts; 2 games (or
           matches) a cell: seconds, for the tests
-quick     the eight games at 8x8, 1,000 playouts (the paper preset adds 10,000; 24 cells), and the Cashing Checks
-          part in full (2,000 playouts, the sum at 10,000; 21 cells); 100 games or matches a cell (a 95% interval
-          of about +-10 points).  Estimated at about 35 minutes on this 2-core machine: 4 games a cell of this grid
+quick     the eight games at 8x8, 1,000 playouts at 100 games a cell (24 cells; a 95% interval of about +-10
+          points) and 10,000 playouts at 20 games a cell (24 cells; about +-20 points: only large effects show),
+          and the Cashing Checks part in full (2,000 playouts, the sum at 10,000; 21 cells, 100 matches a cell).
+          ``games_per_cell`` takes one number, or one per entry of ``playouts``; the Cashing Checks cells get the
+          largest.  The 1,000-playout and Cashing Checks grid:  Estimated at about 35 minutes on this 2-core machine: 4 games a cell of this grid
           (180 games) took 79 s of wall time on 2 worker processes (153 s of CPU: 127 s the board games, 0.35 s a
           game at Domineering to 3.2 s at Misere Breakthrough and Nogo; 26 s Cashing Checks, 0.8 s a sum match),
           and 25 times that is 33 minutes; the machine is shared and its speed drifts by up to 2x.  Measured:
@@ -65,7 +67,8 @@ import pandas as pd
 
 from ..agents import NODE_PLAYOUTS, make_agent
 from ..experiments import Condition, Experiment, check_int
-from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
+from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, Param, check_games_per_budget, games_per_playouts, integer,
+               number, resolve_settings)
 
 NAME = "future_work"
 #: The eight games of Cazenave 2016's Tables 1-10, in the tables' order.
@@ -89,7 +92,7 @@ RAVE_SETTINGS = {"never": dict(rave_rate=0.0), "always": dict(rave_rate=1.0), "r
 PRESETS = {
     "smoke": dict(games=["breakthrough", "nogo"], size=5, playouts=[20], games_per_cell=2, rave_games=list(RAVE_GAMES),
                   rave_playouts=100, sum_playouts=100, node_playouts=[10.0, 50.0]),
-    "quick": dict(games=GAMES, size=8, playouts=[1000], games_per_cell=100, rave_games=list(RAVE_GAMES),
+    "quick": dict(games=GAMES, size=8, playouts=[1000, 10000], games_per_cell=[100, 20], rave_games=list(RAVE_GAMES),
                   rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0]),
     "paper": dict(games=GAMES, size=8, playouts=[1000, 10000], games_per_cell=500, rave_games=list(RAVE_GAMES),
                   rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0]),
@@ -100,7 +103,7 @@ PARAMETERS = {
     "games": Param("choice", many=True, choices=tuple(GAMES)),
     "size": integer(4, 19),
     "playouts": integer(1, MAX_PLAYOUTS, many=True),
-    "games_per_cell": GAMES_PER_CELL,
+    "games_per_cell": GAMES_PER_BUDGET,
     "rave_games": Param("choice", many=True, choices=tuple(RAVE_GAMES)),
     "rave_playouts": integer(1, MAX_PLAYOUTS),
     "sum_playouts": integer(1, MAX_PLAYOUTS),
@@ -122,7 +125,7 @@ def settings(preset: str = "quick", **overrides) -> dict:
     result["games"] = [g for g in GAMES if g in result["games"]]  # the tables' order
     result["rave_games"] = [g for g in RAVE_GAMES if g in result["rave_games"]]
     result["node_playouts"] = sorted(float(x) for x in result["node_playouts"])
-    result["games_per_cell"] = check_int("games_per_cell", result["games_per_cell"], 1, 10_000_000)
+    result["games_per_cell"] = check_games_per_budget(result["games_per_cell"], result["playouts"])
     result["size"] = check_int("size", result["size"], 4, 19)
     return result
 
@@ -177,11 +180,17 @@ def cells(s: dict) -> pd.DataFrame:
 
 
 def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:
-    """The grid of ``preset`` (module docstring), ``games_per_cell`` games (or matches) a cell, stored under
-    ``results_dir``."""
+    """The grid of ``preset`` (module docstring), stored under ``results_dir``: each board-game cell gets the
+    ``games_per_cell`` of its playouts budget; the Cashing Checks cells the largest ``games_per_cell``."""
     s = settings(preset, **overrides)
-    conditions = list(dict.fromkeys(cells(s)["condition"]))
-    return Experiment(NAME, tuple(conditions), s["games_per_cell"], s["seed"], Path(results_dir))
+    grid = cells(s)
+    games = games_per_playouts(s)
+    most = max(games.values())
+    by_condition = {c.id: games[c.agent.playouts] for c, part in zip(grid["condition"], grid["part"])
+                    if part in ("grave", "kept_policy") and games[c.agent.playouts] != most}
+    conditions = list(dict.fromkeys(grid["condition"]))
+    return Experiment(NAME, tuple(conditions), most, s["seed"], Path(results_dir),
+                      games_by_condition=by_condition or None)
 
 
 # ---- tables, findings and figures --------------------------------------------------------------------------------
@@ -246,7 +255,8 @@ def _cell(row) -> str:
 def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
     """One table of the notebook: a row per game, a column per series and playouts; each cell our win rate
     against PPAF [95% interval], ▲/▼ when significantly better/worse (sign test, p < 0.05); then the games a cell
-    and the mean plies a game over the row's games (every series and budget of the table)."""
+    (per budget when there are several) and the mean plies a game over the row's games (every series and budget of
+    the table)."""
     cells_ = table[table["part"] == part]
     if cells_.empty:
         return pd.DataFrame()
@@ -256,7 +266,9 @@ def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
         row = {"game": TITLES[game], "opponent": first.opponent_label}
         for r in per_game.itertuples():
             row[f"{VS_PPAF[r.series][0]}, {int(r.x):,} playouts"] = _cell(r)
-        row["games"] = int(per_game["games"].min())
+        budgets = per_game.groupby("x")["games"].min()
+        row["games a cell"] = " / ".join(f"{int(g)}" for g in budgets) + (
+            f" ({' / '.join(f'{int(x):,}' for x in budgets.index)} playouts)" if len(budgets) > 1 else "")
         row["plies a game"] = round(float((per_game["plies"] * per_game["games"]).sum() / per_game["games"].sum()), 1)
         rows.append(row)
     return pd.DataFrame(rows).set_index("game")

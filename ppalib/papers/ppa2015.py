@@ -18,8 +18,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import make_agent
-from . import C, MAX_GAMES, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
-from ..experiments import Condition, Experiment, check_int
+from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, Param, check_games_per_budget, games_per_playouts, integer,
+               number, resolve_settings)
+from ..experiments import Condition, Experiment
 from ..games import PAPER_GAMES
 
 NAME = "ppa2015"
@@ -36,7 +37,7 @@ PARAMETERS = {
     "games": Param("game", many=True),
     "sizes": integer(2, 19, many=True),
     "playouts": integer(1, MAX_PLAYOUTS, many=True),
-    "games_per_cell": Param("int", 1, MAX_GAMES, many=True, distinct=False),  # one, or one per ``playouts``
+    "games_per_cell": GAMES_PER_BUDGET,
     "alpha": number(0),
     "c": C,
     "seed": SEED,
@@ -52,21 +53,8 @@ def settings(preset: str = "quick", **overrides) -> dict:
         result[key] = list(result[key])
         if not result[key]:
             raise ValueError(f"{key} is empty: give at least one value")
-    games = result["games_per_cell"]
-    if isinstance(games, (list, tuple)):
-        if len(games) != len(result["playouts"]):
-            raise ValueError(f"games_per_cell={list(games)!r} must be one number, or one per entry of "
-                             f"playouts={result['playouts']!r}")
-        result["games_per_cell"] = [check_int("games_per_cell", g, 1, MAX_GAMES) for g in games]
-    else:
-        result["games_per_cell"] = check_int("games_per_cell", games, 1, MAX_GAMES)
+    result["games_per_cell"] = check_games_per_budget(result["games_per_cell"], result["playouts"])
     return result
-
-
-def games_per_playouts(s: dict) -> dict[int, int]:
-    """Games a cell for each playouts column of settings ``s``."""
-    games = s["games_per_cell"]
-    return dict(zip(s["playouts"], games if isinstance(games, list) else [games] * len(s["playouts"])))
 
 
 def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:
