@@ -97,7 +97,7 @@ def test_compiled_matcher_equals_python_matcher_on_random_positions(name):
     features = atomic_features(graph, "from_to")
     features += [f for f in random_features(rng, graph, 25) if f not in features]
     fs = FeatureSet(features, graph)
-    positions = [(random_position(rng, graph.cells), *random_moves(rng, graph.cells, 12)) for _ in range(6)]
+    positions = [(random_position(rng, graph.cells), *random_moves(rng, graph.cells, 12)) for _ in range(4)]
     fs = grow(fs, rng, positions, 20)
     assert len(fs) > len(features)
     theta = rng.normal(size=len(fs))

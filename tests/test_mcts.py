@@ -171,7 +171,8 @@ def test_mast_with_a_huge_k_samples_without_overflow(k):
 def test_search_stops_at_positions_ended_by_the_ply_cap_even_when_their_hash_has_an_entry(tmp_path):
     """Go 4x4 is full of capture cycles: positions repeat, and one repeated at Go's ply cap is over although an
     entry with its hash exists.  A descent that trusted the entry walked past the end of its path arrays (heap
-    corruption in a Table 1 run).  Compiled with bounds checks in a fresh process, any such index raises."""
+    corruption in a Table 1 run).  Compiled with bounds checks in a fresh process, any such index raises.  UCT
+    only: the descent is the one search loop's, shared by every agent (PPA's compile would double the cost)."""
     import os
     import subprocess
     import sys
@@ -180,7 +181,7 @@ def test_search_stops_at_positions_ended_by_the_ply_cap_even_when_their_hash_has
         "from ppalib.agents import search, make_agent\n"
         "from ppalib._rng import make_rng\n"
         "g = make_game('go', 4)\n"
-        "for kind in ('uct', 'ppa'):\n"
+        "for kind in ('uct',):\n"
         "    for seed in range(3):\n"
         "        s, r = g.initial_state(), make_rng(seed)\n"
         "        while not g.is_over(s):\n"
