@@ -188,6 +188,23 @@ def test_findings_read_naturally_when_a_verdict_has_no_cell():
     assert "no significant difference in any of the 2; mean win rate 52.5%." in fw.findings(matches, draws.iloc[:0])
 
 
+def test_the_figure_draws_cells_at_0_and_100_percent():
+    """A 20-of-20 cell has a Wilson upper bound equal to its rate up to rounding (a -1e-14 error bar, which
+    matplotlib refuses): the committed quick run has such cells at 10,000 playouts."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from ppalib.report import wilson_interval
+    rows = []
+    for wins, series in ((20, "ppaf_grave"), (0, "ppa_grave"), (11, "ppaf_kept")):
+        low, high = (float(v[0]) for v in wilson_interval(np.array([wins]), np.array([20])))
+        rows.append({"part": fw.VS_PPAF[series][1], "series": series, "x": 10000.0, "title": "Nogo",
+                     "rate": 100 * wins / 20, "ci_low": low, "ci_high": high})
+    draws = pd.DataFrame(_draws_rows("blind_cashing_checks", [0, 100, 80, 60, 75, 90], [""] * 6))
+    draws["ci_low"], draws["ci_high"] = wilson_interval(draws["rate"], draws["games"])
+    figure = fw.plot(pd.DataFrame(rows), draws)
+    assert len(figure.axes) == 2
+
+
 def test_the_smoke_preset_of_notebook_05_runs_end_to_end(tmp_path):
     """papermill at the smoke preset into a temporary folder: every cell runs, every table and the figure are
     written, the findings name each game of the grid."""

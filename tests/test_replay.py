@@ -7,9 +7,9 @@ the stored ``condition_id``) and ``ppalib.experiments.play_game(condition, game_
 sample: the condition's cheapest stored game (least stored playing time, then lowest game index; these are
 the short games), and the second cheapest too when it took at most ``SECOND_SECONDS``.  A condition whose
 cheapest game took more than ``MAX_SECONDS`` is left out, to keep the file near a minute once the kernels are
-compiled: today that is ppaf2016's Misere Breakthrough 8x8 MASTF(256) and MAST(128) against PPAF(1.28) (about 4 s
-each) and future_work's Nogo 8x8 PPAF(0.16)+GRAVE against PPAF(0.16) (3.1 s); every other condition of the
-committed stores is replayed.
+compiled: today that leaves out 5 of ppa2015's 40 conditions, 17 of ppaf2016's 64 and 13 of future_work's 69,
+all but three of them at 10,000 playouts (a cheapest game of 3.1 to 18 s); every other condition of the committed
+stores is replayed (about two minutes of games).
 
 Cells whose stored games came from older code with other random draws are marked ``xfail(strict=True)``,
 listed in ``STALE`` by (paper, game, size, playouts, opponent): they must fail today, and the test fails as
@@ -27,7 +27,8 @@ each store's ``code_version`` column):
   replay exactly.
 * adaptive_rave2013 replays exactly.
 * soemers2019 replays exactly (its policies are loaded by hash from data/results/soemers2019/policies).
-* future_work (notebook 05's quick run, code 94c4d2be561d8e62) replays exactly (44 of its 45 conditions sampled).
+* future_work (notebook 05's quick run, code 94c4d2be561d8e62, its 10,000-playout column added by commit debe628)
+  replays exactly.
 
 A change that alters random draws must rerun the affected cells in the same change (or add them to ``STALE``
 with the reason).

@@ -48,7 +48,9 @@ quick     the eight games at 8x8, 1,000 playouts at 100 games a cell (24 cells; 
           points) and 10,000 playouts at 20 games a cell (24 cells; about +-20 points: only large effects show),
           and the Cashing Checks part in full (2,000 playouts, the sum at 10,000; 21 cells, 100 matches a cell).
           ``games_per_cell`` takes one number, or one per entry of ``playouts``; the Cashing Checks cells get the
-          largest.  The 1,000-playout and Cashing Checks grid:  Estimated at about 35 minutes on this 2-core machine: 4 games a cell of this grid
+          largest.  The 10,000-playout column took 3,094 s of wall time on 2 cores shared with other work (480
+          games, 6,105 s of the games' own timings: 2.9 s a game at Domineering to 31 s at Misere Breakthrough).
+          The 1,000-playout and Cashing Checks grid:  Estimated at about 35 minutes on this 2-core machine: 4 games a cell of this grid
           (180 games) took 79 s of wall time on 2 worker processes (153 s of CPU: 127 s the board games, 0.35 s a
           game at Domineering to 3.2 s at Misere Breakthrough and Nogo; 26 s Cashing Checks, 0.8 s a sum match),
           and 25 times that is 33 minutes; the machine is shared and its speed drifts by up to 2x.  Measured:
@@ -432,6 +434,14 @@ def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _error_bars(cells_: pd.DataFrame) -> list:
+    """Matplotlib's error bar lengths from the rate and its interval, clipped at 0: at a rate of 0% or 100% the
+    Wilson bound equals the rate up to rounding, and matplotlib refuses a negative length (-1e-14)."""
+    rate = cells_["rate"].to_numpy(dtype=float)
+    return [np.clip(rate - cells_["ci_low"].to_numpy(dtype=float), 0, None),
+            np.clip(cells_["ci_high"].to_numpy(dtype=float) - rate, 0, None)]
+
+
 def plot(matches: pd.DataFrame, draws: pd.DataFrame, *, style: str = "whitegrid", context: str = "paper"):
     """Left: win rate against PPAF (95% intervals) per game, a marker per variant and budget.  Right: optimal
     draws (95% intervals) per adaptive RAVE setting, a colour per Cashing Checks game."""
@@ -446,7 +456,7 @@ def plot(matches: pd.DataFrame, draws: pd.DataFrame, *, style: str = "whitegrid"
     for i, (series, playouts) in enumerate(variants):
         cells_ = vs[(vs["series"] == series) & (vs["x"] == playouts)].set_index("title").reindex(games)
         y = np.arange(len(games)) - 0.4 + height * (i + 0.5)
-        left.errorbar(cells_["rate"], y, xerr=[cells_["rate"] - cells_["ci_low"], cells_["ci_high"] - cells_["rate"]],
+        left.errorbar(cells_["rate"], y, xerr=_error_bars(cells_),
                       fmt="os^"[i % 3] if len(variants) <= 3 else "o", color=f"C{i}", capsize=2, linestyle="none",
                       label=f"{VS_PPAF[series][0]}, {int(playouts):,} playouts")
     left.axvline(50, color="0.5", lw=0.8)
@@ -454,12 +464,12 @@ def plot(matches: pd.DataFrame, draws: pd.DataFrame, *, style: str = "whitegrid"
     left.invert_yaxis()
     left.set_xlim(-2, 102)
     left.set_xlabel("win rate against PPAF (%)")
-    left.legend(fontsize="x-small", loc="lower right")
+    left.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     settings_ = list(dict.fromkeys(draws["setting"]))
     for i, (game, cells_) in enumerate(draws.groupby("game", sort=False)):
         cells_ = cells_.set_index("setting").reindex(settings_)
         x = np.arange(len(settings_)) + (i - 1) * 0.2
-        right.errorbar(x, cells_["rate"], yerr=[cells_["rate"] - cells_["ci_low"], cells_["ci_high"] - cells_["rate"]],
+        right.errorbar(x, cells_["rate"], yerr=_error_bars(cells_),
                        fmt="o", capsize=2, color=f"C{i + 3}", label=f"{TITLES[game]} "
                        f"({int(cells_['playouts'].dropna().iloc[0]):,} playouts)")
     right.set_xticks(range(len(settings_)), [t.replace("adaptive ", "").replace(" (", "\n(") for t in settings_],
