@@ -66,7 +66,7 @@ def test_a_kept_policy_search_is_the_reset_search_started_from_the_policy_learne
     searcher.search(game.initial_state(), rng)  # the first move, as in _two_moves: the same generator state
     learner, tree = _search_from(game, later, agent, searcher.learner, rng, rule)
     replayed = np.zeros(game.max_moves)
-    move, count = searcher.kernels.root_visits(later, tree, replayed)
+    move, count = searcher.kernels.root_stats(later, tree, replayed, np.zeros(game.max_moves))
     assert move == second.move
     np.testing.assert_array_equal(replayed[:count], second.visits)
     np.testing.assert_allclose(learner.policy, second.policy, rtol=0, atol=1e-12)

@@ -78,12 +78,12 @@ def test_tree_reuse_keeps_the_statistics_of_the_position_reached():
     reply = game.legal_moves(child)[0]
     grandchild = game.play(child, reply)
     kernels = kernels_for(game).search
-    before = np.zeros(game.max_moves)
-    _, count_before = kernels.root_visits(grandchild, searcher.tree, before)
+    before, wins = np.zeros(game.max_moves), np.zeros(game.max_moves)
+    _, count_before = kernels.root_stats(grandchild, searcher.tree, before, wins)
     assert count_before > 0 and before.sum() > 0  # the first search had expanded that position
     kept = kernels.retain_subtree(game.spec, grandchild, searcher.tree)
     after = np.zeros(game.max_moves)
-    _, count_after = kernels.root_visits(grandchild, kept, after)
+    _, count_after = kernels.root_stats(grandchild, kept, after, wins)
     assert count_after == count_before
     np.testing.assert_array_equal(after[:count_after], before[:count_before])
     assert kept.sizes[0] < searcher.tree.sizes[0]  # the rest of the table was dropped

@@ -441,16 +441,11 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
 
 
 @njit(cache=True)
-def root_visits(root, tree, visits_out):
-    """Write the playouts of the root's moves (in list order) into ``visits_out``; return the most visited move (the
-    first on ties) and the number of root moves, or (-1, 0) if the root has no entry."""
-    return root_stats(root, tree, visits_out, np.empty(visits_out.size, dtype=np.float64))
-
-
-@njit(cache=True)
 def root_stats(root, tree, visits_out, wins_out):
-    """``root_visits`` and also the wins of each root move (for the root's player to move: 1 a win, 0.5 a draw) into
-    ``wins_out``, so that wins / visits is a move's mean result.  Reads the tree only (no random draw)."""
+    """Write the playouts and the wins (for the root's player to move: 1 a win, 0.5 a draw) of the root's moves, in
+    list order, into ``visits_out`` and ``wins_out``, so that wins / visits is a move's mean result; return the most
+    visited move (the first on ties) and the number of root moves, or (-1, 0) if the root has no entry.  Reads the
+    tree only (no random draw)."""
     node = lookup(tree.table, tree.node_key, root[H_HASH])
     if node < 0:
         return -1, 0
