@@ -50,11 +50,12 @@ quick     the eight games at 8x8, 1,000 playouts at 100 games a cell (24 cells; 
           ``games_per_cell`` takes one number, or one per entry of ``playouts``; the Cashing Checks cells get the
           largest.  The 10,000-playout column took 3,094 s of wall time on 2 cores shared with other work (480
           games, 6,105 s of the games' own timings: 2.9 s a game at Domineering to 31 s at Misere Breakthrough).
-          The 1,000-playout and Cashing Checks grid:  Estimated at about 35 minutes on this 2-core machine: 4 games a cell of this grid
-          (180 games) took 79 s of wall time on 2 worker processes (153 s of CPU: 127 s the board games, 0.35 s a
-          game at Domineering to 3.2 s at Misere Breakthrough and Nogo; 26 s Cashing Checks, 0.8 s a sum match),
-          and 25 times that is 33 minutes; the machine is shared and its speed drifts by up to 2x.  Measured:
-          2,105 s of wall time (the cores partly shared with another run), 4,140 s of CPU (the games' own timings).
+          The 1,000-playout and Cashing Checks grid was estimated at about 35 minutes on this 2-core machine: 4
+          games a cell of it (180 games) took 79 s of wall time on 2 worker processes (153 s of CPU: 127 s the
+          board games, 0.35 s a game at Domineering to 3.2 s at Misere Breakthrough and Nogo; 26 s Cashing Checks,
+          0.8 s a sum match), and 25 times that is 33 minutes; the machine is shared and its speed drifts by up to
+          2x.  Measured: 2,105 s of wall time (the cores partly shared with another run), 4,140 s of CPU (the
+          games' own timings).
 paper     1,000 and 10,000 playouts, 500 games a cell (Cazenave 2016's count; Mehat & Vittaut's matches too):
           about 50 CPU hours (ten times the quick grid's CPU a game at 10,000 playouts), for a cluster
           (``executor="dask"``)
