@@ -25,7 +25,7 @@ import pandas as pd
 
 from . import CODE_VERSION
 from ._rng import make_rng
-from .agents import AgentConfig, Searcher
+from .agents import AgentConfig, Searcher, agent_from_params
 from .games import make_game
 from .games._common import H_TO_MOVE, H_WINNER
 from ._processes import spawning_without_main
@@ -219,6 +219,15 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
         "moves": " ".join(map(str, played)),
         "iterations": " ".join(map(str, iterations)) if timed else "",
     }
+
+
+def stored_condition(record) -> Condition:
+    """The condition a stored game (a record of ``play_game``: a dict or a row of the store) was played under,
+    rebuilt from its ``game``, ``size``, ``game_options``, ``agent_params`` and ``opponent_params``.  Its id is the
+    record's ``condition_id`` when this version of ppalib builds the agents as the version that stored it."""
+    return Condition(record["game"], int(record["size"]), agent_from_params(json.loads(record["agent_params"])),
+                     agent_from_params(json.loads(record["opponent_params"])),
+                     game_options=tuple(json.loads(record["game_options"]).items()))
 
 
 def _agent_columns(role: str, agent: AgentConfig) -> dict:

@@ -35,14 +35,11 @@ with the reason).
 """
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 import pytest
 
 from ppalib import paths
-from ppalib.agents import agent_from_params
-from ppalib.experiments import Condition, play_game
+from ppalib.experiments import play_game, stored_condition
 
 PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019", "future_work")
 MAX_SECONDS = 3.0
@@ -58,10 +55,6 @@ STALE = {
     **{("ppaf2016", game, 8, 1000, "uct"): _BITBOARD
        for game in ("breakthrough", "knightthrough", "misere_breakthrough", "misere_knightthrough")},
 }
-
-
-def _agent(params: str):
-    return agent_from_params(json.loads(params))
 
 
 def _samples():
@@ -90,9 +83,7 @@ def _samples():
 @pytest.mark.parametrize("records", _samples())
 def test_committed_games_replay_move_for_move(records):
     for record in records:
-        condition = Condition(record["game"], int(record["size"]), _agent(record["agent_params"]),
-                              _agent(record["opponent_params"]),
-                              game_options=tuple(json.loads(record["game_options"]).items()))
+        condition = stored_condition(record)
         assert condition.id == record["condition_id"]
         replay = play_game(condition, int(record["game_index"]), int(record["seed"]))
         assert replay["moves"] == record["moves"], f"game {record['game_index']} differs from the stored one"

@@ -14,7 +14,6 @@ replayed search chooses the stored move.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -544,10 +543,11 @@ def open_stored_game(results_dir, condition: str, game_index: int = 0, analyst=D
     if not row["moves"]:
         raise ValueError(f"game {game_index} of condition {matches[0]} has no recorded moves (stored before "
                          f"moves were recorded)")
-    options = json.loads(row["game_options"])
-    game = make_game(row["game"], int(row["size"]), **options)
-    agent, opponent = agent_from_params(json.loads(row["agent_params"])), \
-        agent_from_params(json.loads(row["opponent_params"]))
+    from ..experiments import stored_condition
+    condition = stored_condition(row)
+    options = dict(condition.game_options)
+    game = make_game(condition.game, condition.size, **options)
+    agent, opponent = condition.agent, condition.opponent
     agent_player = int(row["agent_player"])
     players = (agent, opponent) if agent_player == 0 else (opponent, agent)
     stored = StoredGame(results_folder(results_dir), matches[0], int(game_index), int(row["seed"]),
