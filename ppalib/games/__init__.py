@@ -51,9 +51,12 @@ GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
     GameRule("misere_domineering", domineering, VARIANT_MISERE, 2, 19, "occupancy of the six cells along the domino",
              PLY_CAP),
     GameRule("go", go, 0, 2, 19, "colours of the four neighbouring intersections", PLY_CAP),
-    GameRule("knightthrough", breakthrough, breakthrough.VARIANT_KNIGHT, 4, 19, "capture or not", PLY_CAP),
+    # Knightthrough's option (see games/breakthrough.py): ggp_rules 0 (default) knights capture by jumping onto an
+    # enemy piece, 1 the GGP game's rules (jumps onto empty cells only, pawn-like diagonal captures, no move: draw).
+    GameRule("knightthrough", breakthrough, breakthrough.VARIANT_KNIGHT, 4, 19, "capture or not",
+             ("ggp_rules", "ply_cap")),
     GameRule("misere_knightthrough", breakthrough, breakthrough.VARIANT_KNIGHT | VARIANT_MISERE, 4, 19,
-             "capture or not", PLY_CAP),
+             "capture or not", ("ggp_rules", "ply_cap")),
     GameRule("nogo", go, go.VARIANT_NOGO, 2, 19, "colours of the four neighbouring intersections", PLY_CAP),
     GameRule("misere_nogo", go, go.VARIANT_NOGO | VARIANT_MISERE, 2, 19,
              "colours of the four neighbouring intersections", PLY_CAP),

@@ -16,13 +16,24 @@ Rules (seeds 004 and 000, with the choices the papers leave open):
   are silent on this; losing is the usual Breakthrough convention (capturing every enemy piece wins), and the
   misere variants invert every terminal result, see ``_common.finish``.
 
-Moves are ``from_cell * 4 + direction`` with ``cell = row * n + col``.  Directions are, for the moving side's
-forward sense f (+1 or -1): pawns 0 = (f, -1), 1 = (f, 0), 2 = (f, +1); knights 0 = (f, -2), 1 = (f, +2),
-2 = (2f, -1), 3 = (2f, +1).  Legal moves are listed by increasing move number.
+Knightthrough option ``ggp_rules`` (default 0, the rule above, which is also Ludii's Knightthrough, the game of
+Soemers et al. 2019).  Cazenave 2015 says only "similar to Breakthrough except that the pawns are replaced by
+knights that can only go forward", and his players are GGP programs.  The GGP game "knightthrough" (its rules
+text: "knights move like knights in chess, but only forward and only onto empty squares; knights capture like
+pawns in chess (diagonally forward); ... draw if moving player does not have a legal move") reads it otherwise;
+``ggp_rules=1`` plays that reading: the four forward jumps go onto empty cells only, a knight captures one cell
+diagonally forward (an enemy piece only), and a side with no legal move draws (misere too).  Notebook 01 plays
+Table 1's Knightthrough cells under both readings and says which the evidence favours.
 
-Move codes (PPA/MAST): ``player * 4 n^2 + move``, i.e. from-square and direction with an offset for the second
-player, as in the PPA author's code.  Feature codes (PPAF/MASTF, Cazenave 2016 section 3: "distinguish between
-capture moves and moves that do not capture"): ``2 * code + capture``.
+Moves are ``from_cell * 4 + direction`` (``ggp_rules=1``: ``from_cell * 8 + direction``) with
+``cell = row * n + col``.  Directions are, for the moving side's forward sense f (+1 or -1): pawns 0 = (f, -1),
+1 = (f, 0), 2 = (f, +1); knights 0 = (f, -2), 1 = (f, +2), 2 = (2f, -1), 3 = (2f, +1), and under ``ggp_rules=1``
+also the captures 4 = (f, -1), 5 = (f, +1).  Legal moves are listed by increasing move number.
+
+Move codes (PPA/MAST): ``player * 4 n^2 + move`` (``ggp_rules=1``: ``player * 8 n^2 + move``), i.e. from-square
+and direction with an offset for the second player, as in the PPA author's code.  Feature codes (PPAF/MASTF,
+Cazenave 2016 section 3: "distinguish between capture moves and moves that do not capture"):
+``2 * code + capture``.
 
 Engine: on boards of at most 64 cells (the papers' 5x5 and 8x8) the state also holds one 64-bit bitboard per
 player (bit ``cell``), and move generation works on whole boards at once: for each direction d, the pieces
@@ -30,7 +41,9 @@ that can move in d are ``back(forward(own & mask_d) & ~own)`` (pawns going strai
 forward/back are shifts by the direction's cell offset and ``mask_d`` the cells whose d-target is on the board.
 ``legal_moves`` walks the union of those sets by increasing cell, which is increasing move number, and
 ``random_move`` draws a uniform index over the set sizes and selects that bit, without listing the moves.
-Larger boards use the same rules cell by cell (``_legal_moves_scan``); tests check that both agree.
+Larger boards use the same rules cell by cell (``_legal_moves_scan``); tests check that both agree.  Under
+``ggp_rules=1`` two more sets, the captures: ``own & back(enemy)`` per capture direction, and the jumps' target
+must be empty (``& ~back(own | enemy)``).
 """
 from __future__ import annotations
 
@@ -40,40 +53,57 @@ from numba import njit
 from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
-from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
+from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
                       S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE,
                       S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, apply_ply_cap, finish, uniform_pick)
 
 VARIANT_KNIGHT = 2
+VARIANT_GGP = 4  # Knightthrough option ggp_rules=1 (see the module docstring)
 MIN_SIZE = 4
 MAX_SIZE = 19
 
 EMPTY = 0  # board cells hold 0 (empty), 1 (player 0) or 2 (player 1)
 
-# Spec table layout, from spec[S_TABLES]: 4 directions x (drow, dcol) for player 0; then per player and
-# direction (cell offset, source mask); then the bitboard flag.
-T_STEPS = 8
-T_BITBOARD = T_STEPS + 16
+# Spec table layout, from spec[S_TABLES]: MAX_DIRECTIONS directions x (drow, dcol) for player 0; then per player
+# and direction (cell offset, source mask); then the bitboard flag and the move shift (a move is
+# from_cell << shift | direction: 2, or 3 under ggp_rules=1).
+MAX_DIRECTIONS = 8
+T_STEPS = 2 * MAX_DIRECTIONS
+T_BITBOARD = T_STEPS + 4 * MAX_DIRECTIONS
+T_SHIFT = T_BITBOARD + 1
 
 
+def make_spec(size: int, variant: int, ggp_rules: int = 0) -> np.ndarray:
+    """Build the immutable spec of the game at ``size`` x ``size``; ``variant`` combines VARIANT_* bits.
 
-def make_spec(size: int, variant: int) -> np.ndarray:
-    """Build the immutable spec of the game at ``size`` x ``size``; ``variant`` combines VARIANT_* bits."""
+    Knightthrough option ``ggp_rules``: 0 (default) a knight jumps onto an empty cell or captures by jumping onto
+    an enemy piece, a side without a move loses; 1 the GGP game's rules (jumps onto empty cells only, captures
+    one cell diagonally forward, a side without a move draws), see the module docstring.
+    """
+    if ggp_rules not in (0, 1):
+        raise ValueError(f"ggp_rules={ggp_rules!r} must be 0 (knights capture by jumping onto an enemy piece) or 1 "
+                         f"(the GGP game's rules: jumps onto empty cells only, diagonal pawn captures)")
+    if ggp_rules and not variant & VARIANT_KNIGHT:
+        raise ValueError("ggp_rules is an option of Knightthrough and Misere Knightthrough only")
+    variant |= VARIANT_GGP if ggp_rules else 0
     cells = size * size
     zob = np.random.default_rng([0x5EED, size, 1]).integers(-2**63, 2**63 - 1, size=3 * cells + 1, dtype=np.int64)
-    # Direction table: 4 directions x (drow, dcol) for player 0 (player 1 negates drow).
-    if variant & VARIANT_KNIGHT:
+    # Direction table: (drow, dcol) per direction for player 0 (player 1 negates drow).
+    if variant & VARIANT_GGP:
+        dirs = [(1, -2), (1, 2), (2, -1), (2, 1), (1, -1), (1, 1)]
+    elif variant & VARIANT_KNIGHT:
         dirs = [(1, -2), (1, 2), (2, -1), (2, 1)]
     else:
-        dirs = [(1, -1), (1, 0), (1, 1), (0, 0)]  # the fourth pawn direction is unused
-    spec = np.zeros(SPEC_HEADER + zob.size + T_BITBOARD + 1, dtype=np.int64)
+        dirs = [(1, -1), (1, 0), (1, 1)]
+    ndirs = len(dirs)
+    slots = 8 if variant & VARIANT_GGP else 4  # direction slots per from-cell in a move number
+    spec = np.zeros(SPEC_HEADER + zob.size + T_SHIFT + 1, dtype=np.int64)
     spec[S_SIZE] = size
     spec[S_VARIANT] = variant
     spec[S_CELLS] = cells
-    ndirs = 4 if variant & VARIANT_KNIGHT else 3
     spec[S_MAX_MOVES] = cells * ndirs     # safe bound: every cell a piece with every direction
-    spec[S_NUM_CODES] = 2 * cells * 4
-    spec[S_NUM_CONTEXT_CODES] = 2 * 2 * cells * 4
+    spec[S_NUM_CODES] = 2 * cells * slots
+    spec[S_NUM_CONTEXT_CODES] = 2 * 2 * cells * slots
     bitboard = cells <= BITBOARD_MAX_CELLS
     spec[S_STATE_LEN] = H_BOARD + cells + (2 if bitboard else 0)  # the board, then the two bitboards
     # Every move advances a piece, so a piece makes at most n-1 moves (knights: fewer); 4 n pieces in all.
@@ -92,12 +122,13 @@ def make_spec(size: int, variant: int) -> np.ndarray:
             mask = 0
             for cell in range(cells):
                 r, c = divmod(cell, size)
-                if d < ndirs and 0 <= r + forward * dr < size and 0 <= c + dc < size:
+                if 0 <= r + forward * dr < size and 0 <= c + dc < size:
                     mask |= 1 << cell
-            slot = t + T_STEPS + 2 * (4 * player + d)
+            slot = t + T_STEPS + 2 * (MAX_DIRECTIONS * player + d)
             spec[slot] = forward * dr * size + dc
             spec[slot + 1] = np.uint64(mask).astype(np.int64) if bitboard else 0
     spec[t + T_BITBOARD] = 1 if bitboard else 0
+    spec[t + T_SHIFT] = 3 if variant & VARIANT_GGP else 2
     return spec
 
 
@@ -109,7 +140,9 @@ def _zkey(spec, cell, piece):
 @noalloc_jit
 def _destination(spec, player, move):
     """The cell the legal ``move`` of ``player`` lands on: its from-cell plus its direction's cell offset."""
-    return (move >> 2) + spec[spec[S_TABLES] + T_STEPS + 2 * (4 * player + (move & 3))]
+    t = spec[S_TABLES]
+    shift = spec[t + T_SHIFT]
+    return (move >> shift) + spec[t + T_STEPS + 2 * (MAX_DIRECTIONS * player + (move & ((1 << shift) - 1)))]
 
 
 @njit(cache=True)
@@ -165,13 +198,36 @@ def _movers(spec, state, player):
     cells = spec[S_CELLS]
     own = np.uint64(state[H_BOARD + cells + player])
     both = own | np.uint64(state[H_BOARD + cells + 1 - player])
-    slot = spec[S_TABLES] + T_STEPS + 8 * player
+    slot = spec[S_TABLES] + T_STEPS + 2 * MAX_DIRECTIONS * player
     knight = (spec[S_VARIANT] & VARIANT_KNIGHT) != 0
     m0 = own & np.uint64(spec[slot + 1]) & ~_shift(own, spec[slot])
     m1 = own & np.uint64(spec[slot + 3]) & ~_shift(own if knight else both, spec[slot + 2])  # pawns: no capture
     m2 = own & np.uint64(spec[slot + 5]) & ~_shift(own, spec[slot + 4])
     m3 = own & np.uint64(spec[slot + 7]) & ~_shift(own, spec[slot + 6]) if knight else ZERO
     return m0, m1, m2, m3
+
+
+@noalloc_jit
+def _movers_ggp(spec, state, player):
+    """``_movers`` under ``ggp_rules=1``: the four jumps (onto empty cells) and the two diagonal captures."""
+    cells = spec[S_CELLS]
+    own = np.uint64(state[H_BOARD + cells + player])
+    enemy = np.uint64(state[H_BOARD + cells + 1 - player])
+    both = own | enemy
+    slot = spec[S_TABLES] + T_STEPS + 2 * MAX_DIRECTIONS * player
+    m0 = own & np.uint64(spec[slot + 1]) & ~_shift(both, spec[slot])
+    m1 = own & np.uint64(spec[slot + 3]) & ~_shift(both, spec[slot + 2])
+    m2 = own & np.uint64(spec[slot + 5]) & ~_shift(both, spec[slot + 4])
+    m3 = own & np.uint64(spec[slot + 7]) & ~_shift(both, spec[slot + 6])
+    m4 = own & np.uint64(spec[slot + 9]) & _shift(enemy, spec[slot + 8])
+    m5 = own & np.uint64(spec[slot + 11]) & _shift(enemy, spec[slot + 10])
+    return m0, m1, m2, m3, m4, m5
+
+
+@noalloc_jit
+def _no_move(spec, state, player):
+    """End the game of ``player``, who has no legal move: a loss (``ggp_rules=1``: a draw)."""
+    finish(spec, state, DRAW if spec[S_VARIANT] & VARIANT_GGP else 1 - player)
 
 
 @noalloc_jit
@@ -191,6 +247,8 @@ def legal_moves(spec, state, out):
     if state[H_WINNER] != ONGOING:
         return 0
     if spec[spec[S_TABLES] + T_BITBOARD]:
+        if spec[S_VARIANT] & VARIANT_GGP:
+            return _legal_moves_bitboard_ggp(spec, state, out)
         return _legal_moves_bitboard(spec, state, out)
     return _legal_moves_scan(spec, state, out)
 
@@ -222,14 +280,44 @@ def _legal_moves_bitboard(spec, state, out):
 
 
 @noalloc_jit
+def _legal_moves_bitboard_ggp(spec, state, out):
+    player = state[H_TO_MOVE]
+    m0, m1, m2, m3, m4, m5 = _movers_ggp(spec, state, player)
+    rest = m0 | m1 | m2 | m3 | m4 | m5
+    count = 0
+    while rest != ZERO:
+        cell = lowest_cell(rest)
+        bit = np.uint64(cell)
+        move = 8 * cell
+        out[count] = move
+        count += np.int64((m0 >> bit) & ONE)
+        out[count] = move + 1
+        count += np.int64((m1 >> bit) & ONE)
+        out[count] = move + 2
+        count += np.int64((m2 >> bit) & ONE)
+        out[count] = move + 3
+        count += np.int64((m3 >> bit) & ONE)
+        out[count] = move + 4
+        count += np.int64((m4 >> bit) & ONE)
+        out[count] = move + 5
+        count += np.int64((m5 >> bit) & ONE)
+        rest &= rest - ONE
+    if count == 0:
+        _no_move(spec, state, player)
+    return count
+
+
+@noalloc_jit
 def _legal_moves_scan(spec, state, out):
     """``legal_moves`` cell by cell, for boards too large for one bitboard."""
     n = spec[S_SIZE]
     player = state[H_TO_MOVE]
     own = player + 1
     knight = (spec[S_VARIANT] & VARIANT_KNIGHT) != 0
-    ndirs = 4 if knight else 3
+    ggp = (spec[S_VARIANT] & VARIANT_GGP) != 0
+    ndirs = 6 if ggp else 4 if knight else 3
     t = spec[S_TABLES]
+    shift = spec[t + T_SHIFT]
     forward = 1 if player == 0 else -1
     count = 0
     for r in range(n):  # rows and columns, not divisions: this loop is the playouts' hot spot
@@ -247,10 +335,12 @@ def _legal_moves_scan(spec, state, out):
                     continue
                 if not knight and d == 1 and occupant != EMPTY:
                     continue  # pawns never capture straight ahead
-                out[count] = cell * 4 + d
+                if ggp and (occupant == EMPTY) != (d < 4):
+                    continue  # ggp_rules: jumps onto empty cells only, the diagonal steps only capture
+                out[count] = (cell << shift) + d
                 count += 1
     if count == 0:
-        finish(spec, state, 1 - player)
+        _no_move(spec, state, player)
     return count
 
 
@@ -262,7 +352,7 @@ def play(spec, state, move):
     t = spec[S_TABLES]
     player = state[H_TO_MOVE]
     own = player + 1
-    cell = move >> 2
+    cell = move >> spec[t + T_SHIFT]
     to = _destination(spec, player, move)
     occupant = state[H_BOARD + to]
     h = state[H_HASH] ^ _zkey(spec, cell, own) ^ _zkey(spec, to, own)
@@ -290,7 +380,7 @@ def play(spec, state, move):
 def move_code(spec, state, move, with_context):
     """PPA/MAST code of ``move`` for the side to move; with ``with_context``, the PPAF/MASTF code (capture bit)."""
     player = state[H_TO_MOVE]
-    code = player * 4 * spec[S_CELLS] + move
+    code = player * spec[S_NUM_CODES] // 2 + move
     if not with_context:
         return code
     to = _destination(spec, player, move)
@@ -310,6 +400,8 @@ def random_move(spec, state, rng, out):
     if not spec[spec[S_TABLES] + T_BITBOARD]:
         return uniform_pick(rng, out, _legal_moves_scan(spec, state, out))
     player = state[H_TO_MOVE]
+    if spec[S_VARIANT] & VARIANT_GGP:
+        return _random_move_ggp(spec, state, rng, player)
     m0, m1, m2, m3 = _movers(spec, state, player)
     c0 = popcount(m0)
     c1 = popcount(m1)
@@ -330,11 +422,40 @@ def random_move(spec, state, rng, out):
     return 4 * nth_cell(chosen, i) + d
 
 
+@noalloc_jit
+def _random_move_ggp(spec, state, rng, player):
+    """``random_move``'s bitboard draw under ``ggp_rules=1``: a uniform index over the six direction sets."""
+    m0, m1, m2, m3, m4, m5 = _movers_ggp(spec, state, player)
+    c0 = popcount(m0)
+    c1 = popcount(m1)
+    c2 = popcount(m2)
+    c3 = popcount(m3)
+    c4 = popcount(m4)
+    total = c0 + c1 + c2 + c3 + c4 + popcount(m5)
+    if total == 0:
+        _no_move(spec, state, player)
+        return -1
+    i = random_index(rng, total)
+    if i < c0:
+        d, chosen = 0, m0
+    elif i < c0 + c1:
+        d, chosen, i = 1, m1, i - c0
+    elif i < c0 + c1 + c2:
+        d, chosen, i = 2, m2, i - c0 - c1
+    elif i < c0 + c1 + c2 + c3:
+        d, chosen, i = 3, m3, i - c0 - c1 - c2
+    elif i < c0 + c1 + c2 + c3 + c4:
+        d, chosen, i = 4, m4, i - c0 - c1 - c2 - c3
+    else:
+        d, chosen, i = 5, m5, i - c0 - c1 - c2 - c3 - c4
+    return 8 * nth_cell(chosen, i) + d
+
+
 def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:
     """Human-readable move, e.g. ``b2-c3`` or ``b2xc3`` (files a.., ranks 1.. from player 0's side)."""
     n = int(spec[S_SIZE])
     player = int(state[H_TO_MOVE])
-    cell = move >> 2
+    cell = move >> int(spec[spec[S_TABLES] + T_SHIFT])
     to = int(_destination(spec, player, move))
     sep = "x" if state[H_BOARD + to] != EMPTY else "-"
     name = lambda c: f"{chr(ord('a') + c % n)}{c // n + 1}"
@@ -366,7 +487,7 @@ def cell_owner(spec, state, cell):
 @noalloc_jit
 def move_from(spec, state, move):
     """The cell the piece of ``move`` leaves."""
-    return move >> 2
+    return move >> spec[spec[S_TABLES] + T_SHIFT]
 
 
 @noalloc_jit

@@ -12,6 +12,14 @@ quick     the whole of Table 1: the 1,000-playout column at the paper's 500 game
           column at 100 games a cell (2,000 games, about 70 minutes on 2 cores; about +-10 points)
 paper     exactly Table 1: 10 games x {5x5, 8x8} x {1,000, 10,000} playouts, 500 games a cell (250 a colour)
 ========  =====================================================================================================
+
+Knightthrough's rules (``knightthrough_rules``): the paper says only that "the pawns are replaced by knights that
+can only go forward".  ``"landing"`` (the default) captures by jumping onto an enemy piece (as in chess and in
+Ludii's Knightthrough, the game of Soemers et al. 2019); ``"ggp"`` plays the General Game Playing game of that
+name (jumps onto empty cells only, captures one cell diagonally forward, a side without a move draws; game option
+``ggp_rules=1``, see ``games/breakthrough.py``).  The grid plays its Knightthrough cells under both readings, with
+the same playouts and games a cell: Table 1 shows the chosen one, ``knightthrough_rules_table`` both beside the
+paper.
 """
 from __future__ import annotations
 
@@ -27,11 +35,14 @@ NAME = "ppa2015"
 PAPER_TABLE = "ppa2015_table1.csv"
 
 PRESETS = {
-    "smoke": dict(games=["breakthrough", "nogo"], sizes=[5], playouts=[20], games_per_cell=4),
+    "smoke": dict(games=["knightthrough", "nogo"], sizes=[5], playouts=[20], games_per_cell=4),
     "quick": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=[500, 100]),
     "paper": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=500),
 }
-DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015)
+DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, knightthrough_rules="landing")
+KNIGHT_GAMES = ("knightthrough", "misere_knightthrough")
+#: Knightthrough's two readings (module docstring) -> the game option that plays it.
+KNIGHTTHROUGH_RULES = {"landing": {}, "ggp": {"ggp_rules": 1}}
 #: The notebook's own parameters (None: the preset's value); board sizes are checked per game afterwards.
 PARAMETERS = {
     "games": Param("game", many=True),
@@ -41,6 +52,7 @@ PARAMETERS = {
     "alpha": number(0),
     "c": C,
     "seed": SEED,
+    "knightthrough_rules": Param("choice", choices=tuple(KNIGHTTHROUGH_RULES)),
 }
 
 
@@ -58,14 +70,28 @@ def settings(preset: str = "quick", **overrides) -> dict:
 
 
 def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:
-    """The Table 1 grid for ``preset`` (see the module docstring), stored under ``results_dir``."""
+    """The Table 1 grid for ``preset`` (see the module docstring), stored under ``results_dir``; its Knightthrough
+    cells (Knightthrough, Misere Knightthrough) are played under both readings of the rules."""
     s = settings(preset, **overrides)
+    other = next(rules for rules in KNIGHTTHROUGH_RULES if rules != s["knightthrough_rules"])
+    cells = [(game, s["knightthrough_rules"]) for game in s["games"]]
+    cells += [(game, other) for game in s["games"] if game in KNIGHT_GAMES]
     conditions = [Condition(game, size, make_agent("ppa", playouts, alpha=s["alpha"], c=s["c"]),
-                            make_agent("uct", playouts, c=s["c"]))
-                  for game in s["games"] for size in s["sizes"] for playouts in s["playouts"]]
-    games = games_per_playouts(s)
-    return Experiment(NAME, tuple(conditions), max(games.values()), s["seed"], Path(results_dir),
-                      games_by_condition={c.id: games[c.agent.playouts] for c in conditions})
+                            make_agent("uct", playouts, c=s["c"]),
+                            game_options=KNIGHTTHROUGH_RULES[rules] if game in KNIGHT_GAMES else {})
+                  for game, rules in cells for size in s["sizes"] for playouts in s["playouts"]]
+    per_playouts = games_per_playouts(s)
+    return Experiment(NAME, tuple(conditions), max(per_playouts.values()), s["seed"], Path(results_dir),
+                      games_by_condition={c.id: per_playouts[c.agent.playouts] for c in conditions})
+
+
+def knightthrough_rules_of(frame) -> "pd.Series":
+    """Per stored game, the reading of Knightthrough's rules it was played under ("landing" or "ggp"; other games:
+    "")."""
+    import json
+    options = frame["game_options"].map(lambda text: json.loads(text) if isinstance(text, str) and text else {})
+    ggp = options.map(lambda o: bool(o.get("ggp_rules", 0)))
+    return ggp.map({True: "ggp", False: "landing"}).where(frame["game"].isin(KNIGHT_GAMES), "")
 
 
 # ---- tables and figures -------------------------------------------------------------------------------------
@@ -76,9 +102,13 @@ TITLES = {"atarigo": "Atarigo", "breakthrough": "Breakthrough", "misere_breakthr
 KEYS = ["game", "size", "playouts"]
 
 
-def table1(frame):
-    """Long table: one row per cell of the paper's Table 1 with ours, our 95% interval, the paper, verdict."""
+def table1(frame, knightthrough_rules: str = DEFAULTS["knightthrough_rules"]):
+    """Long table: one row per cell of the paper's Table 1 with ours, our 95% interval, the paper, verdict; the
+    Knightthrough cells under ``knightthrough_rules`` only."""
     from ..report import compare_with_paper, load_paper_table, win_rates
+    if knightthrough_rules not in KNIGHTTHROUGH_RULES:
+        raise ValueError(f"knightthrough_rules={knightthrough_rules!r} is unknown: use one of {list(KNIGHTTHROUGH_RULES)}")
+    frame = frame[knightthrough_rules_of(frame).isin(["", knightthrough_rules])]
     frame = frame.assign(playouts=frame["agent_playouts"])
     return compare_with_paper(win_rates(frame, KEYS), load_paper_table(PAPER_TABLE), KEYS)
 
@@ -96,6 +126,52 @@ def table1_layout(long):
     layout.columns.name = None
     ordered = [f"{p:,}" for p in sorted(set(long["playouts"]))]
     return layout[ordered].fillna("")
+
+
+def knightthrough_rules_table(*frames):
+    """The Knightthrough cells under each reading of the rules (the games of ``frames``): per game, board size, playouts and reading, our win rate with its
+    interval beside the paper's and the verdict; ``p_between`` is Fisher's exact test between the two readings
+    (wins rounded: a draw, possible only under the GGP rules, counts half)."""
+    import pandas as pd
+    from scipy.stats import fisher_exact
+    from ..report import compare_with_paper, load_paper_table, win_rates
+    games = pd.concat([f for f in frames if f is not None and len(f)], ignore_index=True)
+    games = games[games["game"].isin(KNIGHT_GAMES)]
+    keys = ["game", "size", "playouts"]
+    games = games.assign(playouts=games["agent_playouts"], rules=knightthrough_rules_of(games),
+                         draw=games["winner"] == 2)
+    ours = win_rates(games, keys + ["rules"])
+    ours["draws"] = games.groupby(keys + ["rules"], sort=False)["draw"].sum().values
+    paper = load_paper_table(PAPER_TABLE)
+    table = compare_with_paper(ours, paper[paper["game"].isin(KNIGHT_GAMES)], keys)
+    table = table[table["rules"].notna()].copy()
+    p_between = {}
+    for key, cell in table.groupby(keys):
+        if set(cell["rules"]) == set(KNIGHTTHROUGH_RULES):
+            a, b = (cell[cell["rules"] == r].iloc[0] for r in KNIGHTTHROUGH_RULES)
+            counts = [[round(a.wins), a.games - round(a.wins)], [round(b.wins), b.games - round(b.wins)]]
+            p_between[key] = fisher_exact(counts).pvalue
+    table["p_between"] = [p_between.get(tuple(row), float("nan")) for row in table[keys].itertuples(index=False)]
+    order = {g: i for i, g in enumerate(KNIGHT_GAMES)}
+    table = table.sort_values(keys + ["rules"], key=lambda s: s.map(order) if s.name == "game" else s)
+    columns = keys + ["rules", "games", "draws", "win_rate", "ci_low", "ci_high", "paper_win_rate", "p_value",
+                      "verdict", "p_between"]
+    return table[columns].reset_index(drop=True)
+
+
+def knightthrough_rules_layout(table):
+    """``knightthrough_rules_table`` in the paper's layout: a row per game, size and playouts, a column per
+    reading (``ours [interval] / paper mark``), and the p-value between the readings."""
+    from ..report import format_cell
+    cells = table.assign(cell=table.apply(format_cell, axis=1), Game=table["game"].map(TITLES),
+                         Size=table["size"].map(lambda s: f"{s}x{s}"), Playouts=table["playouts"].map(lambda p: f"{p:,}"))
+    layout = cells.pivot_table(index=["Game", "Size", "Playouts"], columns="rules", values="cell", aggfunc="first",
+                               sort=False)
+    layout.columns.name = None
+    layout = layout[[rules for rules in KNIGHTTHROUGH_RULES if rules in layout.columns]]
+    between = cells.groupby(["Game", "Size", "Playouts"], sort=False)["p_between"].first()
+    layout["p (landing vs ggp)"] = between.map(lambda p: "" if p != p else f"{p:.2g}")
+    return layout
 
 
 def verdict_counts(long):
