@@ -18,13 +18,10 @@ each store's ``code_version`` column):
 
 * ppa2015 replays exactly: its Go-family cells (stored before the Go engine's exact-in-distribution playout
   speed-ups of commit 7623fd8) and its Atarigo cells (Atarigo's default rule became suicide=1) were rerun.
-* ppaf2016 (code 2f0c4829066cc06d, commit d7378cc and its neighbours): Nogo 8x8 (the Go engine's speed-ups) and
-  the Breakthrough and Knightthrough families' cells against UCT (Breakthrough, Knightthrough, Misere
-  Breakthrough, Misere Knightthrough 8x8): UCT's uniform playouts draw from the bitboard move list of commit
-  7800a33, in another order.  Both changes were exact in distribution (the uniform draws are tested with
-  chi-square tests), so those games are samples of the same agents as today's; notebook 02 says so.  Its
-  Atarigo cells were rerun; its cells against PPAF(1.28) (no uniform playouts) and the Domineering families
-  replay exactly.
+* ppaf2016 replays exactly: its Nogo cells and its Breakthrough and Knightthrough families' cells against UCT
+  (stored by code 2f0c4829066cc06d before the Go engine's exact-in-distribution speed-ups and the Breakthrough
+  family's bitboard move lists of commit 7800a33) were rerun by code b29da6a94ec4c588, its Atarigo cells
+  (Atarigo's default rule became suicide=1) by daaa9e95c1d697bd.
 * adaptive_rave2013 replays exactly.
 * soemers2019 replays exactly (its policies are loaded by hash from data/results/soemers2019/policies).
 * future_work (notebook 05's quick run, code 94c4d2be561d8e62, its 10,000-playout column added by commit debe628)
@@ -45,16 +42,8 @@ PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019", "future_wor
 MAX_SECONDS = 3.0
 SECOND_SECONDS = 0.5
 
-_GO = ("stored before the Go engine's exact-in-distribution playout speed-ups (commit 7623fd8 on: other random "
-       "draws); rerun the cell with today's code")
-_BITBOARD = ("stored before the Breakthrough family's bitboard move lists (commit 7800a33): UCT's uniform "
-             "playouts draw in another order; rerun the cell with today's code")
-#: (paper, game, size, playouts, opponent kind) -> why the stored games do not replay.
-STALE = {
-    ("ppaf2016", "nogo", 8, 1000, "uct"): _GO,
-    **{("ppaf2016", game, 8, 1000, "uct"): _BITBOARD
-       for game in ("breakthrough", "knightthrough", "misere_breakthrough", "misere_knightthrough")},
-}
+#: (paper, game, size, playouts, opponent kind) -> why the stored games do not replay.  Empty today.
+STALE: dict[tuple, str] = {}
 
 
 def _samples():
