@@ -9,7 +9,8 @@ Presets (explicit parameters override them):
 smoke     2 games at 5x5, 20 playouts, 4 games a cell: seconds, for the tests
 quick     the whole of Table 1: the 1,000-playout column at the paper's 500 games a cell (10 games x 5x5 and 8x8,
           10,000 games, about half an hour on 2 cores; a 95% interval of about +-4.4 points) and the 10,000-playout
-          column at 100 games a cell (2,000 games, about 70 minutes on 2 cores; about +-10 points)
+          column at 100 games a cell (2,000 games, about 70 minutes on 2 cores; about +-10 points); the
+          Knightthrough cells are played under both readings of the rules (below): 2,400 games more, 1,680 CPU s
 paper     exactly Table 1: 10 games x {5x5, 8x8} x {1,000, 10,000} playouts, 500 games a cell (250 a colour)
 ========  =====================================================================================================
 
