@@ -29,7 +29,7 @@ def command(workdir: Path, results: Path, games_per_cell: int, playouts: int) ->
     return [sys.executable, "-m", "ppalib", "reproduce", "--preset", "smoke", "--only", "01_ppa_2015",
             "--output", str(workdir / "executed"), "-p", f"results_dir={results}",
             "-p", f"figures_dir={workdir / 'figures'}", "-p", f"games_per_cell={games_per_cell}",
-            "-p", f"playouts=[{playouts}]", "-p", 'sizes=[5, 6]']
+            "-p", f"playouts=[{playouts}]", "-p", 'sizes=[5, 6]', "-p", 'games=["breakthrough", "nogo"]']
 
 
 def main(argv=None) -> int:

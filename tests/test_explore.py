@@ -123,7 +123,7 @@ def test_bad_parameters_are_refused_naming_them(call, message):
 def test_a_stored_game_index_that_is_not_stored_is_refused_with_the_stored_range():
     condition = stored_conditions("ppa2015").iloc[0]
     with pytest.raises(ValueError, match=rf"game_index=100000 is not stored for condition "
-                                         rf"{condition.condition_id}; stored: 0..499"):
+                                         rf"{condition.condition_id}; stored: 0..{condition.games - 1} "):
         open_stored_game("ppa2015", condition.condition_id[:8], 100000)
 
 
