@@ -223,3 +223,28 @@ def test_the_rules_table_counts_each_reading_apart_and_table1_shows_the_chosen_o
     assert ppa2015.table1(frame, "ggp").query("game == 'knightthrough' and playouts == 1000").win_rate.max() == 62.5
     layout = ppa2015.knightthrough_rules_layout(table)
     assert list(layout.columns) == ["landing", "ggp", "p (landing vs ggp)"]
+
+
+def _reference_perft(board, n, player, depth, last_to=None):
+    """Positions exactly ``depth`` plies on (a knight on the far row ends the game), by the reference rules."""
+    if depth == 0:
+        return 1
+    if last_to is not None and (last_to >= n * n - n if player == 1 else last_to < n):
+        return 0
+    total = 0
+    for source, target in reference_moves(board, n, player):
+        child = list(board)
+        child[target], child[source] = child[source], 0
+        total += _reference_perft(child, n, 1 - player, depth - 1, target)
+    return total
+
+
+@pytest.mark.parametrize("size,depth", [(5, 4), (8, 3)])
+def test_the_stored_perft_counts_are_the_reference_rules_counts(size, depth):
+    """tests/data/perft.json's ggp_rules=1 counts (test_games.py replays them on the engine) equal the reference's."""
+    import json
+    from pathlib import Path
+    stored = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())["counts"]
+    start = [1 if r < 2 else 2 if r >= size - 2 else 0 for r in range(size) for _ in range(size)]
+    assert [_reference_perft(start, size, 0, d) for d in range(depth + 1)] == \
+        stored[f"knightthrough/{size}/ggp_rules=1"][:depth + 1]
