@@ -209,7 +209,12 @@ def _movers(spec, state, player):
 
 @noalloc_jit
 def _movers_ggp(spec, state, player):
-    """``_movers`` under ``ggp_rules=1``: the four jumps (onto empty cells) and the two diagonal captures."""
+    """``_movers`` under ``ggp_rules=1``: the four jumps (onto empty cells) and the two diagonal captures.
+
+    A twin of ``_movers`` (and ``_legal_moves_bitboard_ggp``, ``_random_move_ggp`` of theirs) on purpose: one
+    six-set version for both rules measured 4% slower on the default rules (random playouts, UCT and PPA at
+    Breakthrough and Knightthrough 8x8, 6 interleaved rounds, medians 0.93-0.99), the playouts' hot loop.
+    """
     cells = spec[S_CELLS]
     own = np.uint64(state[H_BOARD + cells + player])
     enemy = np.uint64(state[H_BOARD + cells + 1 - player])
