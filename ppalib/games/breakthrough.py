@@ -96,7 +96,8 @@ def make_spec(size: int, variant: int, ggp_rules: int = 0) -> np.ndarray:
     else:
         dirs = [(1, -1), (1, 0), (1, 1)]
     ndirs = len(dirs)
-    slots = 8 if variant & VARIANT_GGP else 4  # direction slots per from-cell in a move number
+    shift = 3 if variant & VARIANT_GGP else 2  # a move is from_cell << shift | direction
+    slots = 1 << shift  # direction slots per from-cell in a move number
     spec = np.zeros(SPEC_HEADER + zob.size + T_SHIFT + 1, dtype=np.int64)
     spec[S_SIZE] = size
     spec[S_VARIANT] = variant
@@ -128,7 +129,7 @@ def make_spec(size: int, variant: int, ggp_rules: int = 0) -> np.ndarray:
             spec[slot] = forward * dr * size + dc
             spec[slot + 1] = np.uint64(mask).astype(np.int64) if bitboard else 0
     spec[t + T_BITBOARD] = 1 if bitboard else 0
-    spec[t + T_SHIFT] = 3 if variant & VARIANT_GGP else 2
+    spec[t + T_SHIFT] = shift
     return spec
 
 

@@ -129,20 +129,19 @@ def table1_layout(long):
     return layout[ordered].fillna("")
 
 
-def knightthrough_rules_table(*frames):
-    """The Knightthrough cells under each reading of the rules (the games of ``frames``): per game, board size, playouts and reading, our win rate with its
-    interval beside the paper's and the verdict; ``p_between`` is Fisher's exact test between the two readings
-    (wins rounded: a draw, possible only under the GGP rules, counts half)."""
-    import pandas as pd
+def knightthrough_rules_table(frame):
+    """The Knightthrough cells of ``frame`` (stored games) under each reading of the rules: per game, board size,
+    playouts and reading, our win rate with its interval and draws beside the paper's value and the verdict;
+    ``p_between`` is Fisher's exact test between the two readings (wins rounded: a draw, possible only under the
+    GGP rules, counts half)."""
     from scipy.stats import fisher_exact
     from ..report import compare_with_paper, load_paper_table, win_rates
-    games = pd.concat([f for f in frames if f is not None and len(f)], ignore_index=True)
-    games = games[games["game"].isin(KNIGHT_GAMES)]
+    games = frame[frame["game"].isin(KNIGHT_GAMES)]
     keys = ["game", "size", "playouts"]
     games = games.assign(playouts=games["agent_playouts"], rules=knightthrough_rules_of(games),
-                         draw=games["winner"] == 2)
-    ours = win_rates(games, keys + ["rules"])
-    ours["draws"] = games.groupby(keys + ["rules"], sort=False)["draw"].sum().values
+                         draws=games["winner"] == 2)
+    draws = games.groupby(keys + ["rules"])["draws"].sum().reset_index()
+    ours = win_rates(games, keys + ["rules"]).merge(draws, on=keys + ["rules"])
     paper = load_paper_table(PAPER_TABLE)
     table = compare_with_paper(ours, paper[paper["game"].isin(KNIGHT_GAMES)], keys)
     table = table[table["rules"].notna()].copy()
