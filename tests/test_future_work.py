@@ -152,8 +152,10 @@ def test_rank_correlation_is_spearmans_rho_with_an_exact_permutation_p():
 
 
 def _vs_ppaf_rows(verdicts, rates):
-    return [{"part": "kept_policy", "series": "ppaf_kept", "x": 1000.0, "title": f"Game {i}", "rate": rate,
-             "verdict": verdict, "games": 100, "plies": 10.0 * (i + 1)}
+    return [{"part": "kept_policy", "series": "ppaf_kept", "x": 1000.0, "game": f"game{i}", "title": f"Game {i}",
+             "rate": rate,
+             "verdict": verdict, "games": 100, "plies": 10.0 * (i + 1), "score": rate,
+             "p_value": 0.01 if verdict != fw.NOT_SIGNIFICANT else 0.5}
             for i, (verdict, rate) in enumerate(zip(verdicts, rates))]
 
 
@@ -163,7 +165,8 @@ def _draws_rows(game, rates, verdicts):
                  ("node", 50.0, "adaptive per node (> 50 playouts)"),
                  ("node", 200.0, "adaptive per node (> 200 playouts)")]
     return [{"game": game, "series": series, "x": x, "setting": setting, "rate": rate, "optimal_draws": rate,
-             "games": 100, "playouts": 2000, "vs_root": verdict}
+             "games": 100, "playouts": 2000, "vs_root": verdict,
+             "p_vs_root": np.nan if series == "root" else 0.01 if verdict in (fw.MORE, fw.FEWER) else 0.5}
             for (series, x, setting), rate, verdict in zip(settings_, rates, verdicts)]
 
 
@@ -182,10 +185,58 @@ def test_findings_read_naturally_when_a_verdict_has_no_cell():
     assert ("Per node against root-only (Fisher's exact test): significantly more optimal draws at threshold > 200; "
             "significantly fewer optimal draws at threshold > 10; no significant difference at threshold > 50.") in text
     assert "The better fixed choice is always RAVE (Fisher p = " in text
-    assert ("Never and always RAVE tie (Fisher p = 1 between the two). Per node against root-only (Fisher's exact "
-            "test): no significant difference at thresholds > 10, > 50 and > 200.") in text
+    assert ("Neither fixed choice is significantly better (Fisher p = 1 between never and always RAVE). Per node "
+            "against root-only (Fisher's exact test): no significant difference at thresholds > 10, > 50 and > 200.") in text
     matches = pd.DataFrame(_vs_ppaf_rows([ns, ns], [50, 55]))
     assert "no significant difference in any of the 2; mean win rate 52.5%." in fw.findings(matches, draws.iloc[:0])
+
+
+_NO_MATCHES = pd.DataFrame(columns=["part", "series", "x", "game", "title", "rate", "verdict", "games", "plies", "score",
+                                    "p_value"])
+_NO_DRAWS = pd.DataFrame(columns=["game", "series", "x", "setting", "rate", "optimal_draws", "games", "playouts",
+                                  "vs_root", "p_vs_root"])
+
+
+def test_findings_name_a_better_fixed_choice_only_when_fishers_test_decides_it():
+    """29 against 34 optimal draws of 100 (the committed sum game's never and always RAVE: Fisher p = 0.54) names
+    no better choice; 30 against 80 does."""
+    ns = fw.NOT_SIGNIFICANT
+    undecided = pd.DataFrame(_draws_rows("sum_cashing_checks", [29, 34, 31, 45, 38, 40], [ns, ns, "", ns, ns, ns]))
+    text = fw.findings(_NO_MATCHES, undecided)
+    assert "better fixed choice" not in text
+    assert "Neither fixed choice is significantly better (Fisher p = 0.54 between never and always RAVE)." in text
+    decided = pd.DataFrame(_draws_rows("sum_cashing_checks", [30, 80, 31, 45, 38, 40], [ns, ns, "", ns, ns, ns]))
+    assert "The better fixed choice is always RAVE (Fisher p = " in fw.findings(_NO_MATCHES,
+                                                                                decided)
+
+
+def test_findings_count_per_node_cells_in_each_direction_and_after_holms_correction():
+    """Three per-node cells below root-only, two at p = 0.01: with Holm over the six per-node cells of two games
+    (0.01 x 6 = 0.06) none remains significant."""
+    ns, fewer = fw.NOT_SIGNIFICANT, fw.FEWER
+    draws = pd.DataFrame(_draws_rows("blind_cashing_checks", [30, 80, 80, 60, 75, 70], [ns, ns, "", fewer, ns, fewer])
+                         + _draws_rows("stale_cashing_checks", [90, 60, 80, 85, 90, 70], [ns, ns, "", ns, ns, ns]))
+    text = fw.findings(_NO_MATCHES, draws)
+    assert ("**Per node against root-only, Blind**: per node below root-only at all 3 thresholds; 2 significant at "
+            "5%, 0 of them after Holm's correction over all 6 per-node cells") in text
+    assert ("**Per node against root-only, Stale-dated**: per node below root-only at 1 of its 3 thresholds and "
+            "above root-only at 2 of its 3 thresholds; no cell significant at 5%.") in text
+
+
+def test_findings_say_which_board_game_verdicts_survive_holms_correction_and_which_cells_change_with_the_budget():
+    ns = fw.NOT_SIGNIFICANT
+    rows = _vs_ppaf_rows([fw.BETTER] * 3 + [ns], [90, 80, 70, 50])
+    for row, p_value in zip(rows, [1e-6, 1e-5, 0.03, 0.5]):
+        row["p_value"] = p_value
+    text = fw.findings(pd.DataFrame(rows), _NO_DRAWS)
+    assert ("3 of the 4 board-game cells differ from PPAF at 5% (about 0.2 expected by chance alone if no agent "
+            "differed); with Holm's correction over these 4 cells 2 remain (not: PPAF, policy kept at Game 2, 70.0%, "
+            "p = 0.03).") in text
+    high = [{**row, "x": 10000.0, "games": 20, "rate": r, "score": r / 5} for row, r in zip(rows, [90, 20, 70, 50])]
+    text = fw.findings(pd.DataFrame(rows + high), _NO_DRAWS)
+    assert "**PPAF, policy kept, 1,000 against 10,000 playouts** (Fisher's exact test between the budgets): " \
+           "changed at Game 1 80.0% -> 20.0% (p = " in text
+    assert "; 3 games without a significant change." in text
 
 
 def test_the_figure_draws_cells_at_0_and_100_percent():

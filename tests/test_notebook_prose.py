@@ -16,7 +16,7 @@ the threshold p < 0.05).  It may not state a *result*, ours or the paper's (the 
   except a design ("500 games a cell", "200 matches a point", "games or matches per cell", "with each colour");
 * a win count: ``N of M`` (``16 of 16``, ``15 of the 20 cells``) or ``N/M`` without spaces (``192/200``);
 * a CPU or wall time: a number before "s", "seconds", "minutes", "hours" (optionally "CPU ...", e.g. ``3,800 CPU
-  seconds``, ``84 minutes``), or "CPU hours";
+  seconds``, ``84 minutes``);
 * a measured game length: a decimal number before "plies" (``9.4 plies``; a rule such as "20 plies" is a setting).
 
 Inline code spans are left out (they name code and options, e.g. ``suicide=1``).  Each notebook's test lists every
@@ -47,8 +47,7 @@ RESULT_PATTERNS = {
         r"(?!(?:\s+or\s+(?:games|matches))?\s+(?:a|per|each|with\s+each)\s+(?:cell|point|colou?r)\b)"),
     "win count": re.compile(rf"(?<![\w.]){NUMBER}\s+(?:out\s+)?of\s+(?:the\s+|its\s+|their\s+)?{NUMBER}\b"
                             r"|(?<![\w./])\d+/\d+(?![\w/])"),
-    "time": re.compile(rf"(?<![\w.]){NUMBER}\s*(?:CPU[ -])?(?:s|sec|seconds|minutes|min|hours|h)\b"
-                       r"|\bCPU[ -](?:hours|seconds|minutes)\b"),
+    "time": re.compile(rf"(?<![\w.]){NUMBER}\s*(?:CPU[ -])?(?:s|sec|seconds|minutes|min|hours|h)\b"),
     "game length": re.compile(r"(?<![\w.])\d+\.\d+\s+plies\b"),
 }
 #: Settings the patterns above would otherwise catch: the project's confidence and significance levels.

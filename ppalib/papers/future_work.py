@@ -405,29 +405,135 @@ def _per_node_sentence(nodes: pd.DataFrame) -> str:
     return "Per node against root-only (Fisher's exact test): " + "; ".join(clauses) + "."
 
 
+def holm(p_values) -> list[float]:
+    """Holm-adjusted p-values (statsmodels' ``multipletests``), in the given order; [] for none."""
+    from statsmodels.stats.multitest import multipletests
+    p_values = list(p_values)
+    return list(multipletests(p_values, alpha=0.05, method="holm")[1]) if p_values else []
+
+
+def _multiplicity_sentence(matches: pd.DataFrame) -> list[str]:
+    """Per budget, the board-game cells against PPAF: how many are significant at 5%, how many remain after
+    Holm's correction over that budget's cells, and which do not."""
+    lines = []
+    board = matches[matches["part"].isin(["grave", "kept_policy"])]
+    for playouts, cells_ in board.groupby("x"):
+        significant = cells_[cells_["verdict"] != NOT_SIGNIFICANT]
+        adjusted = pd.Series(holm(cells_["p_value"]), index=cells_.index)
+        lost = significant[adjusted[significant.index] >= 0.05]
+        text = (f"* **How much is chance, {int(playouts):,} playouts**: {len(significant)} of the {len(cells_)} "
+                f"board-game cells differ from PPAF at 5% (about {0.05 * len(cells_):.1f} expected by chance alone "
+                f"if no agent differed); with Holm's correction over these {len(cells_)} cells "
+                f"{len(significant) - len(lost)} remain")
+        if len(lost):
+            text += " (not: " + ", ".join(f"{VS_PPAF[r.series][0]} at {r.title}, {r.rate:.1f}%, p = {r.p_value:.2g}"
+                                        for r in lost.itertuples()) + ")"
+        lines.append(text + ".")
+    return lines
+
+
+def _between_budgets(matches: pd.DataFrame) -> list[str]:
+    """Per series, the games whose win rate against PPAF differs between the two budgets (Fisher's exact test of
+    the two cells' scores, draws half, rounded; p < 0.05), and how many do not."""
+    from scipy.stats import fisher_exact
+    lines = []
+    board = matches[matches["part"].isin(["grave", "kept_policy"])]
+    budgets = sorted(set(board["x"]))
+    if len(budgets) != 2:
+        return lines
+    low, high = budgets
+    for series, (label, _) in VS_PPAF.items():
+        cells_ = board[board["series"] == series]
+        changed, unchanged = [], 0
+        for game, pair in cells_.groupby("game", sort=False):
+            if set(pair["x"]) != {low, high}:
+                continue
+            a, b = (pair[pair["x"] == x].iloc[0] for x in (low, high))
+            counts = [[round(a.score), a.games - round(a.score)], [round(b.score), b.games - round(b.score)]]
+            p_value = fisher_exact(counts).pvalue
+            if p_value < 0.05:
+                changed.append(f"{a.title} {a.rate:.1f}% -> {b.rate:.1f}% (p = {p_value:.2g})")
+            else:
+                unchanged += 1
+        if changed or unchanged:
+            lines.append(f"* **{label}, {int(low):,} against {int(high):,} playouts** (Fisher's exact test between "
+                         f"the budgets): " + (f"changed at {_joined(changed)}" if changed else "no game changed")
+                         + (f"; {unchanged} games without a significant change" if unchanged and changed else "")
+                         + ".")
+    return lines
+
+
+def _shared_alpha_sentence(games: list[str]) -> str:
+    """Where PPA+GRAVE and PPAF+GRAVE differ in their codes only (PPA's and PPAF's best alpha equal) and where in
+    their alpha too: which of their differences the cells can attribute to the codes."""
+    best = best_settings().pivot(index="game", columns="algorithm", values="value")
+    best = best.loc[[g for g in games if g in best.index]]
+    same = [TITLES[g] for g in best.index if best.loc[g, "ppa"] == best.loc[g, "ppaf"]]
+    other = [TITLES[g] for g in best.index if best.loc[g, "ppa"] != best.loc[g, "ppaf"]]
+    text = "* **PPA+GRAVE against PPAF+GRAVE**: they differ in the move codes only where PPA's and PPAF's best alpha "
+    text += f"are equal ({_joined(same)})" if same else "are equal (in none of these games)"
+    return text + (f"; at {_joined(other)} they differ in alpha too, so a gap between them there is not the codes' "
+                   "alone." if other else ".")
+
+
+def _fixed_choice_sentence(never, always) -> str:
+    """Never against always RAVE: the better fixed choice is named only when Fisher's test decides it."""
+    from scipy.stats import fisher_exact
+    p_value = fisher_exact([[never.optimal_draws, never.games - never.optimal_draws],
+                            [always.optimal_draws, always.games - always.optimal_draws]])[1]
+    if p_value >= 0.05:
+        return f" Neither fixed choice is significantly better (Fisher p = {p_value:.2g} between never and always RAVE)."
+    better = "never RAVE" if never.rate > always.rate else "always RAVE"
+    return f" The better fixed choice is {better} (Fisher p = {p_value:.2g} between the two)."
+
+
+def _per_node_summary(draws: pd.DataFrame) -> list[str]:
+    """Per game, per-node against root-only adaptive RAVE: in how many cells per node is above / below, and how
+    many of the cells' Fisher tests remain significant after Holm's correction over every per-node cell."""
+    nodes = draws[draws["series"] == "node"].dropna(subset=["p_vs_root"])
+    if nodes.empty:
+        return []
+    adjusted = pd.Series(holm(nodes["p_vs_root"]), index=nodes.index)
+    lines = []
+    for game, cells_ in nodes.groupby("game", sort=False):
+        root = draws[(draws["game"] == game) & (draws["series"] == "root")].iloc[0]
+        below = int((cells_["rate"] < root["rate"]).sum())
+        above = int((cells_["rate"] > root["rate"]).sum())
+        raw = int((cells_["p_vs_root"] < 0.05).sum())
+        kept = int((adjusted[cells_.index] < 0.05).sum())
+        n = len(cells_)
+        directions = [f"{word} root-only at {'all ' + str(n) if k == n else f'{k} of its {n}'} thresholds"
+                      for k, word in ((below, "below"), (above, "above")) if k]
+        tests = (f"{raw} significant at 5%, {kept} of them after Holm's correction over all {len(nodes)} per-node "
+                 f"cells (the thresholds of a game share one root-only baseline)" if raw else
+                 "no cell significant at 5%")
+        lines.append(f"* **Per node against root-only, {TITLES[game]}**: per node "
+                     f"{' and '.join(directions) or 'level with root-only at every threshold'}; {tests}.")
+    return lines
+
+
 def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
     """What the stored games say, in sentences computed from the tables (no number is written by hand)."""
-    from scipy.stats import fisher_exact
     lines = []
     for series, (label, part) in VS_PPAF.items():
         for playouts, cells_ in matches[matches["series"] == series].groupby("x"):
             lines.append(_vs_ppaf_sentence(label, playouts, cells_))
+    lines += _multiplicity_sentence(matches)
+    lines += _between_budgets(matches)
+    grave_games = list(dict.fromkeys(matches.loc[matches["part"] == "grave", "game"]))
+    if grave_games:
+        lines.append(_shared_alpha_sentence(grave_games))
     for game, cells_ in draws.groupby("game", sort=False):
         cells_ = cells_.set_index("setting")
         text = f"* **{TITLES[game]}** ({int(cells_['playouts'].iloc[0]):,} playouts): optimal draws "
         text += ", ".join(f"{name} {r.rate:.1f}%" for name, r in cells_.iterrows()) + "."
         if {"never RAVE", "always RAVE"} <= set(cells_.index):
-            never, always = cells_.loc["never RAVE"], cells_.loc["always RAVE"]
-            p_value = fisher_exact([[never.optimal_draws, never.games - never.optimal_draws],
-                                    [always.optimal_draws, always.games - always.optimal_draws]])[1]
-            better = ("never RAVE" if never.rate > always.rate else "always RAVE" if always.rate > never.rate else
-                      None)
-            text += (f" The better fixed choice is {better}" if better else " Never and always RAVE tie") + (
-                f" (Fisher p = {p_value:.2g} between the two).")
+            text += _fixed_choice_sentence(cells_.loc["never RAVE"], cells_.loc["always RAVE"])
         nodes = cells_[cells_["series"] == "node"]
         if "adaptive at the root" in cells_.index and len(nodes):
             text += " " + _per_node_sentence(nodes)
         lines.append(text)
+    lines += _per_node_summary(draws)
     for r in matches[matches["part"] == "node_vs_root"].itertuples():
         lines.append(f"* **Head to head, {r.title}**: per node {r.rate:.1f}% [{r.ci_low:.1f}, {r.ci_high:.1f}] "
                      f"against root-only ({int(r.wins)} wins, {int(r.draws)} draws, {int(r.losses)} losses; "
