@@ -18,7 +18,7 @@ EXPECTED_OUTPUTS = {  # what each notebook writes to figures_dir at the smoke pr
     "00_reproduction_report": {"papers.md", "papers.csv", "cells.md", "cells.csv", "claims.md", "claims.csv",
                                "ours_vs_paper.png", "ours_vs_paper.svg"},
     "01_ppa_2015": {"table1.md", "table1.csv", "table1_dots.png", "table1_dots.svg", "scaling_by_size.png"},
-    "02_ppaf_2016": {"table2.md", "table10.md", "claims.md", "claims.csv", "sweeps.png", "sweeps.svg"},
+    "02_ppaf_2016": {"table2.md", "table10.md", "claims.md", "claims.csv", "sweeps.png", "sweeps.svg", "findings.md"},
     "03_adaptive_rave_2013": {"headline.md", "headline.csv", "figures_1_4.png", "figures_1_4.svg",
                               "figures_1_4.csv"},
     "04_feature_biasing_2019": {"fig4_learning_curves.png", "fig5_win_vs_slowdown.png", "fig6_greedy.png",

@@ -309,3 +309,112 @@ def plot_sweeps(long: pd.DataFrame, *, style: str = "whitegrid", context: str = 
         row[0].set_ylabel("win rate (%)")
     fig.tight_layout()
     return fig
+
+
+# ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
+def _short_version(version: str) -> str:
+    return version.split("+")[-1][:8]
+
+
+def _code_versions_line(frame: pd.DataFrame) -> str:
+    """Which code played the stored games: per code version, its games, cells and CPU seconds (the games' own
+    timings)."""
+    per = frame.groupby("code_version").agg(games=("condition_id", "size"), cells=("condition_id", "nunique"),
+                                            seconds=("seconds", "sum"))
+    return "* **Which code played them**: " + "; ".join(
+        f"`{_short_version(v)}` {int(r.games):,} games in {int(r.cells)} cells ({r.seconds:,.0f} CPU s)"
+        for v, r in per.iterrows()) + "."
+
+
+def _cells_line(long: pd.DataFrame, playouts: int) -> str:
+    """Our cells at ``playouts`` against the paper's (10,000-playout) values: verdict counts, overall and per game."""
+    ran = long[(long["playouts"] == playouts) & long["games"].notna()]
+    if ran.empty:
+        return ""
+    games = sorted(set(ran["games"].astype(int)))
+    counts = ran["verdict"].value_counts()
+    per_game = ran.groupby("game", sort=False)["verdict"].agg(
+        lambda v: f"{(v == 'consistent').sum()} of {len(v)}")
+    return (f"* **Cells at {int(playouts):,} playouts** ({' or '.join(map(str, games))} games a cell, against the "
+            f"paper's values at its 10,000): {len(ran)} cells, " + ", ".join(f"{n} {v}" for v, n in counts.items())
+            + "; consistent per game: " + ", ".join(f"{TITLES[g]} {n}" for g, n in per_game.items())
+            + ".")
+
+
+def _claims_lines(long: pd.DataFrame, playouts: int) -> list[str]:
+    """The claims at ``playouts``: verdict counts, every decided claim with both sides' win rates and p, and the
+    undecided claims whose direction runs against the paper."""
+    table = claims(long, playouts=playouts)
+    if table.empty:
+        return []
+    undecided = "not significant"
+    text = (f"* **Claims at {int(playouts):,} playouts** ({len(table)}): "
+            + ", ".join(f"{n} {v}" for v, n in table["verdict"].value_counts().items()) + ".")
+    lines = [text]
+
+    def side(r):
+        return f"{r['A vs UCT']} vs {r['B vs UCT']}" if r["A vs UCT"] else r["B vs UCT"]
+
+    def p_text(p_value):
+        return "< 0.0001" if p_value < 1e-4 else f"= {p_value:.2g}"
+
+    def against_paper(r):
+        """B ahead of A (against UCT), or B above 50% against PPAF (Tables 4 and 9)."""
+        import re
+        rates = [float(x) for x in re.findall(r"([\d.]+)%", side(r))]
+        return rates[0] < rates[1] if r["A vs UCT"] else rates[0] > 50
+
+    for verdict in [v for v in table["verdict"].unique() if v != undecided]:
+        rows = table[table["verdict"] == verdict]
+        lines.append(f"  * *{verdict}*: " + "; ".join(f"{r['claim']} at {r['game']} ({side(r)}, p(A > B) "
+                                                      f"{p_text(r['p (A > B)'])})" for _, r in rows.iterrows()) + ".")
+    against = table[(table["verdict"] == undecided) & table.apply(against_paper, axis=1)]
+    if len(against):
+        lines.append(f"  * *{undecided}, the direction against the paper*: " + "; ".join(
+            f"{r['claim']} at {r['game']} ({side(r)})" for _, r in against.iterrows()) + ".")
+    return lines
+
+
+def _head_to_head_line(long: pd.DataFrame, budgets: list[int]) -> str:
+    """MAST's and MASTF's cells against PPAF(1.28) (Tables 4 and 9) at two budgets: their wins pooled per budget,
+    Fisher's exact test between the budgets, and each cell."""
+    from scipy.stats import fisher_exact
+    if len(budgets) != 2:
+        return ""
+    cells = long[(long["opponent"] == "ppaf") & long["games"].notna() & long["playouts"].isin(budgets)]
+    if set(cells["playouts"]) != set(budgets):
+        return ""
+    pooled = {b: (cells.loc[cells["playouts"] == b, "wins"].sum(), cells.loc[cells["playouts"] == b, "games"].sum())
+              for b in budgets}
+    (w1, n1), (w2, n2) = (pooled[b] for b in budgets)
+    p_value = fisher_exact([[round(w1), n1 - round(w1)], [round(w2), n2 - round(w2)]]).pvalue
+    per_cell = "; ".join(
+        f"Table {int(r.table)} {r.algorithm.upper()}({r.value:g}) {r.win_rate:.1f}% (paper {r.paper_win_rate:.1f}%)"
+        for r in cells[cells["playouts"] == budgets[1]].itertuples())
+    return (f"* **MAST and MASTF against PPAF(1.28)** (Tables 4 and 9): {round(w1):,} wins of {int(n1):,} games at "
+            f"{budgets[0]:,} playouts, {round(w2):,} of {int(n2):,} at {budgets[1]:,} (Fisher's exact test between "
+            f"the budgets p = {p_value:.2g}); at {budgets[1]:,}: {per_cell}.")
+
+
+def _atarigo_budget_line() -> str:
+    """Cazenave 2015's Table 1 at Atarigo 8x8, PPA against UCT at 1,000 and 10,000 playouts: how much the budget
+    alone moves the game where the quick preset's cells are furthest below the paper."""
+    from ..report import load_paper_table
+    table = load_paper_table("ppa2015_table1.csv").query("game == 'atarigo' and size == 8").sort_values("playouts")
+    return ("* **The budget at Atarigo in the earlier paper** (Cazenave 2015, Table 1, PPA against UCT, 8x8): "
+            + ", ".join(f"{r.paper_win_rate:.1f}% at {int(r.playouts):,} playouts" for r in table.itertuples()) + ".")
+
+
+def findings(frame: pd.DataFrame, long: pd.DataFrame, s: dict) -> str:
+    """What the stored games say, in sentences computed from them (``frame``: the stored games; ``long``:
+    ``tables(frame)``; ``s``: the settings): no number is written by hand."""
+    budgets = [b for b in (s["playouts"], s.get("claims_playouts")) if b]
+    lines = [_code_versions_line(frame)] if len(frame) else []
+    for playouts in budgets:
+        lines += [line for line in [_cells_line(long, playouts)] if line]
+        lines += _claims_lines(long, playouts)
+    line = _head_to_head_line(long, budgets)
+    lines += [line] if line else []
+    if "atarigo" in set(long.loc[long["games"].notna(), "game"]):
+        lines.append(_atarigo_budget_line())
+    return "\n".join(lines)
