@@ -74,3 +74,36 @@ def test_every_point_of_the_committed_preset_is_stored_and_the_tables_read_it():
     assert set(blind_4000["tree emptied vs paper"]) == {"consistent"}  # as recorded in the notebook
     pd.testing.assert_series_equal(table[table["figure"] == 1]["matches"].reset_index(drop=True),
                                    pd.Series([s["matches"]] * 14, name="matches"), check_dtype=False)
+
+
+def test_first_mistake_ply_replays_each_match_through_the_exact_solver():
+    """Blind Cashing Checks (20 checks, 10 turns): taking the largest check left is always optimal, so the line
+    19, 18, ... has no mistake; taking 18 before 19 at the first ply is one, at ply 1."""
+    import json
+    import numpy as np
+    common = {"game": "blind_cashing_checks", "size": 20, "game_options": json.dumps({"komi": 5, "turns": 10})}
+    frame = pd.DataFrame([{**common, "moves": " ".join(str(m) for m in range(19, 9, -1))},
+                          {**common, "moves": " ".join(str(m) for m in [18, 19, 17, 16, 15, 14, 13, 12, 11, 10])},
+                          {**common, "moves": " ".join(str(m) for m in [19, 18, 16, 17, 15, 14, 13, 12, 11, 10])}])
+    plies = paper.first_mistake_ply(frame)
+    assert np.isnan(plies[0]) and plies[1] == 1 and plies[2] == 3
+    assert list(paper.label_optimal(frame)) == [True, False, False]
+
+
+def _cell(figure, game, series, x, draws, matches=200):
+    return {"figure": figure, "game": game, "series": series, "x": x, "condition_id": f"{figure}-{game}-{series}-{x}",
+            "matches": matches, "optimal_draws": draws, "rate": 100 * draws / matches}
+
+
+def test_findings_say_whether_adaptive_rave_is_level_with_the_better_fixed_choice_by_fishers_test():
+    """Stale-dated as committed: adaptive 175/200 against never RAVE 188/200 (Fisher p = 0.037) is "significantly
+    below", not "next to", the better fixed choice; Blind's 160 against 159 is "not significantly different"."""
+    rows = [_cell(3, "stale_cashing_checks", "rave_rate", 0.0, 188), _cell(3, "stale_cashing_checks", "rave_rate", 1.0, 114),
+            _cell(4, "stale_cashing_checks", "adaptive", 0.0, 175),
+            _cell(3, "blind_cashing_checks", "rave_rate", 0.0, 56), _cell(3, "blind_cashing_checks", "rave_rate", 1.0, 159),
+            _cell(4, "blind_cashing_checks", "adaptive", 0.0, 160)]
+    text = paper.findings(pd.DataFrame(columns=["condition_id"]), pd.DataFrame(rows))
+    assert ("**Adaptive RAVE (margin 0), Cashing Stale-dated Checks**: 87.5%, significantly below the better fixed "
+            "choice, never RAVE, 94.0% (p = 0.037), and significantly above the worse, always RAVE, 57.0%") in text
+    assert ("**Adaptive RAVE (margin 0), Blind Cashing Checks**: 80.0%, not significantly different from the better "
+            "fixed choice, always RAVE, 79.5% (p = 1)") in text

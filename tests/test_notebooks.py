@@ -19,7 +19,7 @@ EXPECTED_OUTPUTS = {  # what each notebook writes to figures_dir at the smoke pr
                                "ours_vs_paper.png", "ours_vs_paper.svg"},
     "01_ppa_2015": {"table1.md", "table1.csv", "table1_dots.png", "table1_dots.svg", "scaling_by_size.png"},
     "02_ppaf_2016": {"table2.md", "table10.md", "claims.md", "claims.csv", "sweeps.png", "sweeps.svg", "findings.md"},
-    "03_adaptive_rave_2013": {"headline.md", "headline.csv", "figures_1_4.png", "figures_1_4.svg",
+    "03_adaptive_rave_2013": {"headline.md", "headline.csv", "figures_1_4.png", "figures_1_4.svg", "findings.md",
                               "figures_1_4.csv"},
     "04_feature_biasing_2019": {"fig4_learning_curves.png", "fig5_win_vs_slowdown.png", "fig6_greedy.png",
                                 "fig7_pruned_learning_curves.png", "fig8_pruned_win_vs_slowdown.png",

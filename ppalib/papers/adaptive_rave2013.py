@@ -280,3 +280,191 @@ def plot_figures(table: pd.DataFrame, *, style: str = "whitegrid", context: str 
     axes[0].set_ylabel("optimal draws (%)")
     fig.tight_layout()
     return fig
+
+
+# ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
+def first_mistake_ply(frame: pd.DataFrame) -> pd.Series:
+    """Per match, the ply (1 = the first move) of the first move the exact solver does not count optimal; NaN for
+    an optimal draw."""
+    from ..games import make_game
+    cache: dict[tuple, float] = {}
+    plies = []
+    for game_name, size, options, moves in zip(frame["game"], frame["size"], frame["game_options"], frame["moves"]):
+        key = (game_name, int(size), options, moves)
+        if key not in cache:
+            solver = _solver(game_name, int(size), options)
+            game = make_game(game_name, int(size), **json.loads(options))
+            state, first = game.initial_state(), np.nan
+            for ply, move in enumerate(map(int, moves.split()), start=1):
+                if move not in solver.optimal_moves(state):
+                    first = float(ply)
+                    break
+                game.module.play(game.spec, state, move)
+            cache[key] = first
+        plies.append(cache[key])
+    return pd.Series(plies, index=frame.index, name="first_mistake_ply")
+
+
+def _fisher(a, b) -> float:
+    """Two-sided Fisher's exact test between two cells' optimal draws out of matches."""
+    from scipy.stats import fisher_exact
+    return float(fisher_exact([[a.optimal_draws, a.matches - a.optimal_draws],
+                               [b.optimal_draws, b.matches - b.optimal_draws]]).pvalue)
+
+
+def _p(p_value: float) -> str:
+    return f"p < 1e-{int(-np.floor(np.log10(p_value))) - 1}" if p_value < 1e-4 else f"p = {p_value:.2g}"
+
+
+def _compared(cell, other_name: str, other) -> str:
+    """"significantly below/above <other> Y% (p)" or "not significantly different from <other> Y% (p)"."""
+    p_value = _fisher(cell, other)
+    relation = ("not significantly different from" if p_value >= 0.05 else
+                "significantly below" if cell.rate < other.rate else "significantly above")
+    return f"{relation} {other_name} {other.rate:.1f}% ({_p(p_value)})"
+
+
+def _sweep_line(table: pd.DataFrame, figure: int, series: str, name: str) -> str:
+    cells = table[(table["figure"] == figure) & (table["series"] == series)].sort_values("x")
+    ends = []
+    for game, per_game in cells.groupby("game", sort=False):
+        low, high = per_game.iloc[0], per_game.iloc[-1]
+        ends.append(f"{TITLES[game]} {low.rate:.1f}% at {name} = {low.x:,g} to {high.rate:.1f}% at {high.x:,g}")
+    return f"* **Figure {figure}** ({name}): " + "; ".join(ends) + "." if ends else ""
+
+
+def _adaptive_line(table: pd.DataFrame) -> list[str]:
+    """Adaptive RAVE (margin 0) against never and always using RAVE (Figure 3's ends), per game, by Fisher's
+    exact test: whether it lands next to the better fixed choice."""
+    lines = []
+    for game in GAMES:
+        fixed = table[(table["figure"] == 3) & (table["game"] == game) & (table["series"] == "rave_rate")]
+        adaptive = table[(table["figure"] == 4) & (table["game"] == game) & (table["series"] == "adaptive")
+                         & (table["x"] == 0)]
+        if adaptive.empty or not {0.0, 1.0} <= set(fixed["x"]):
+            continue
+        never, always = (fixed[fixed["x"] == x].iloc[0] for x in (0.0, 1.0))
+        (better_name, better), (worse_name, worse) = sorted(
+            [("never RAVE", never), ("always RAVE", always)], key=lambda item: -item[1].rate)
+        cell = adaptive.iloc[0]
+        lines.append(f"* **Adaptive RAVE (margin 0), {TITLES[game]}**: {cell.rate:.1f}%, "
+                     + _compared(cell, f"the better fixed choice, {better_name},", better) + ", and "
+                     + _compared(cell, f"the worse, {worse_name},", worse) + " (Fisher's exact tests).")
+    return lines
+
+
+def _figure1_lines(table: pd.DataFrame, stored: pd.DataFrame | None) -> list[str]:
+    """Figure 1's two series, the playouts where each first exceeds half the matches, and (from the whole store)
+    the PPA paper's UCT that this series used before, against the paper's player without RAVE."""
+    cells = table[table["figure"] == 1].sort_values("x")
+    if cells.empty:
+        return []
+    lines = []
+    for series, name in (("no_rave", "without RAVE"), ("rave", "with RAVE (k = 700)")):
+        per = cells[cells["series"] == series]
+        if per.empty:
+            continue
+        above = per[per["rate"] > 50]
+        lines.append(f"* **Figure 1, {name}**: " + ", ".join(f"{r.rate:.1f}% at {r.x:,.0f}" for r in per.itertuples())
+                     + " playouts; " + (f"above half the matches from {above.iloc[0].x:,.0f} playouts on"
+                                        if len(above) else "never above half the matches") + ".")
+    if stored is not None and len(stored):
+        uct = stored[(stored["agent"] == "uct") & (stored["game"] == "blind_cashing_checks")]
+        if len(uct):
+            uct = uct.assign(optimal=label_optimal(uct))
+            no_rave = cells[cells["series"] == "no_rave"].set_index("x")
+            parts = []
+            for playouts, games in uct.groupby("agent_playouts"):
+                old = pd.Series({"optimal_draws": games["optimal"].sum(), "matches": len(games),
+                                 "rate": 100 * games["optimal"].mean()})
+                text = f"{old.rate:.1f}% at {playouts:,}"
+                if float(playouts) in no_rave.index:
+                    text += f" ({_p(_fisher(old, no_rave.loc[float(playouts)]))})"
+                parts.append(text)
+            lines.append("* **Figure 1, the PPA paper's UCT** (unvisited moves first in list order; kept in the store "
+                         "under its own condition ids; Fisher's p against the paper's player without RAVE at the same "
+                         "playouts): " + ", ".join(parts) + " playouts.")
+    return lines
+
+
+def _figure4_lines(table: pd.DataFrame) -> list[str]:
+    """Figure 4 in both readings: each reading's range over the margins, and the margin where they differ most."""
+    cells = table[table["figure"] == 4]
+    lines = []
+    for game, per_game in cells.groupby("game", sort=False):
+        both = per_game[per_game["series"] == "adaptive"].set_index("x")
+        optimism = per_game[per_game["series"] == "adaptive_optimism"].set_index("x")
+        if both.empty or optimism.empty:
+            continue
+        ranges = [f"{name} {p.rate.min():.1f}% to {p.rate.max():.1f}% (lowest at margin {p.rate.idxmin():g})"
+                  for name, p in (("margin on both tests", both), ("on the optimism test only", optimism))]
+        shared = sorted(set(both.index) & set(optimism.index))
+        gap = max(shared, key=lambda m: abs(both.loc[m, "rate"] - optimism.loc[m, "rate"]))
+        lines.append(f"* **Figure 4, {TITLES[game]}**: " + "; ".join(ranges) + f"; the readings differ most at margin "
+                     f"{gap:g}: {both.loc[gap, 'rate']:.1f}% against {optimism.loc[gap, 'rate']:.1f}% "
+                     f"({_p(_fisher(both.loc[gap], optimism.loc[gap]))}).")
+    return lines
+
+
+def _reuse_lines(table: pd.DataFrame) -> list[str]:
+    """The tree-reuse check: per game and setting, the tree kept against emptied at each budget (Fisher), and the
+    budgets compared with the tree emptied."""
+    cells = table[table["figure"] == 5]
+    lines = []
+    for game, per_game in cells.groupby("game", sort=False):
+        parts = []
+        for setting in REUSE_SETTINGS:
+            for playouts in sorted(set(per_game["x"])):
+                emptied = per_game[(per_game["series"] == setting) & (per_game["x"] == playouts)]
+                kept = per_game[(per_game["series"] == f"{setting}_reuse") & (per_game["x"] == playouts)]
+                if len(emptied) and len(kept):
+                    e, k = emptied.iloc[0], kept.iloc[0]
+                    parts.append(f"{setting} RAVE at {playouts:,.0f} playouts {e.rate:.1f}% emptied, {k.rate:.1f}% "
+                                 f"kept ({_p(_fisher(e, k))})")
+        if parts:
+            lines.append(f"* **Tree kept between moves, {TITLES[game]}**: " + "; ".join(parts) + ".")
+    return lines
+
+
+def _first_mistake_lines(frame: pd.DataFrame, table: pd.DataFrame) -> list[str]:
+    """Where the matches that are not optimal draws go wrong, for the tree-reuse cells the paper reports at the
+    figures' playouts: how many made their first non-optimal move at ply 1 or 2 (each player's first search, where
+    a kept tree holds nothing yet)."""
+    cells = table[table["figure"] == 5]
+    if cells.empty or frame.empty:
+        return []
+    playouts = cells["x"].min()
+    lines = []
+    for (game, setting), _ in _PAPER_REUSE_CELLS.items():
+        parts = []
+        for suffix, name in (("", "tree emptied"), ("_reuse", "tree kept")):
+            cell = cells[(cells["game"] == game) & (cells["series"] == setting + suffix) & (cells["x"] == playouts)]
+            if cell.empty:
+                continue
+            matches = frame[frame["condition_id"] == cell.iloc[0]["condition_id"]]
+            first = first_mistake_ply(matches).dropna()
+            if len(first):
+                parts.append(f"{name}: {int((first <= 2).sum())} of the {len(first)} matches that are not optimal "
+                             f"draws")
+        if parts:
+            label = "adaptive (margin 0)" if setting == "adaptive" else f"{setting} RAVE"
+            lines.append(f"* **First non-optimal move at ply 1 or 2, {TITLES[game]}, {label}, {playouts:,.0f} "
+                         f"playouts**: " + "; ".join(parts) + ".")
+    return lines
+
+
+def findings(frame: pd.DataFrame, table: pd.DataFrame, stored: pd.DataFrame | None = None) -> str:
+    """What the stored matches say, in sentences computed from them (``frame``: this grid's stored matches;
+    ``table``: ``figure_table(frame, settings)``; ``stored``: the whole results folder, for the PPA paper's UCT of
+    Figure 1): no number is written by hand."""
+    distinct = table.drop_duplicates("condition_id")
+    lines = [f"* **Matches**: {int(distinct['matches'].sum()):,} in the {len(distinct)} distinct agents of the points "
+             f"above, every move labelled by the exact solver."]
+    lines += [line for line in (_sweep_line(table, 2, "k_rave", "k"), _sweep_line(table, 3, "rave_rate", "RAVE rate"))
+              if line]
+    lines += _adaptive_line(table)
+    lines += _figure1_lines(table, stored)
+    lines += _figure4_lines(table)
+    lines += _reuse_lines(table)
+    lines += _first_mistake_lines(frame, table)
+    return "\n".join(lines)
