@@ -222,8 +222,8 @@ _GAME_CACHE: dict[tuple, Game] = {}
 def default_options(rule: GameRule, size: int) -> dict:
     """Options a game takes when none are given: Cashing Checks plays min(10, N - 1) turns (the paper's k = 10
     with N > k), komi by its rule; their sum the largest even number of turns per part up to that; Atarigo makes
-    a suicide legal and losing (``suicide=1``: the reading of Cazenave 2015's rules that reproduces his Table 1,
-    see ``games/go.py``)."""
+    a suicide legal and losing (``suicide=1``: of the two readings of Cazenave 2015's rules that notebook 01 plays,
+    the one nearer his Table 1; see ``games/go.py``)."""
     if rule.variant & cashing_checks.VARIANT_SUM and rule.module is cashing_checks:
         return {"turns": 2 * (min(10, size - 1) // 2)}
     if "turns" in rule.options:

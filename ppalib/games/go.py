@@ -23,13 +23,11 @@ Atarigo: Go moves (no pass, no eye rule); the first player to capture wins.  Opt
 * ``suicide`` (default 1): a suicide is legal and loses at once (the opponent counts as capturing the mover's
   string, as in some Atarigo programs).  Every empty point is then legal; a move that captures is never a
   suicide (capture comes first).  Cazenave 2015 says only "the rule are the same as Go except that the first
-  player to capture a string has won"; we take this reading as the default because it is the one under which
-  PPA vs UCT comes close to his Table 1 at every setting measured (5x5/8x8, 1,000/10,000 playouts, and the
-  best settings of Cazenave 2016's Table 1), while Go's own rule (``suicide=0``: a suicide is illegal; a player
-  with no legal move loses, which on boards >= 3x3 essentially never happens) stays far below it.  PPA(1) vs UCT,
-  1,000 / 10,000 playouts, 200-500 games a cell: 5x5 70.4 / 82.5% with suicide=1 against 55.8 / 62.0% with
-  suicide=0, paper 81.2 / 90.6; 8x8 72.6 / 87.5% against 70.2 / 66.0%, paper 72.2 / 94.4: closer, not all the
-  way at 5x5 and at 10,000 playouts.  The default is applied by
+  player to capture a string has won"; we take this reading as the default because, of the two readings, it is the
+  one nearer his Table 1 (PPA against UCT), though it does not reproduce his Atarigo cells.  Notebook 01 plays every
+  Atarigo cell of Table 1 under both readings (``ppa2015.ATARIGO_RULES``) and renders the comparison from the
+  stored games; Go's own rule is ``suicide=0`` (a suicide is illegal; a player with no legal move loses, which on
+  boards >= 3x3 essentially never happens).  The default is applied by
   ``games.default_options``, so conditions without options keep their ids; the games stored before it were
   rerun.
 * ``codes=1``: PPA/MAST move codes without the colour (``code = move``; the feature pattern is kept), so both

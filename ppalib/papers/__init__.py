@@ -205,6 +205,16 @@ def games_per_playouts(s: dict) -> dict[int, int]:
     return dict(zip(s["playouts"], games if isinstance(games, list) else [games] * len(s["playouts"])))
 
 
+def code_versions_line(frame) -> str:
+    """A findings line (Markdown): which code played the stored games of ``frame``, per code version its games,
+    cells (condition ids) and CPU seconds (the games' own timings)."""
+    per = frame.groupby("code_version").agg(games=("condition_id", "size"), cells=("condition_id", "nunique"),
+                                            seconds=("seconds", "sum"))
+    return "* **Which code played them**: " + "; ".join(
+        f"`{version.split('+')[-1][:8]}` {int(r.games):,} games in {int(r.cells)} cells ({r.seconds:,.0f} CPU s)"
+        for version, r in per.iterrows()) + "."
+
+
 def resolve_settings(presets: dict, defaults: dict, preset: str, overrides: dict,
                      parameters: dict | None = None) -> dict:
     """The ``preset``'s parameters over ``defaults``, with ``overrides`` applied (``None`` values ignored).

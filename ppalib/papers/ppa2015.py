@@ -10,7 +10,8 @@ smoke     2 games at 5x5, 20 playouts, 4 games a cell: seconds, for the tests
 quick     the whole of Table 1: the 1,000-playout column at the paper's 500 games a cell (10 games x 5x5 and 8x8,
           10,000 games, about half an hour on 2 cores; a 95% interval of about +-4.4 points) and the 10,000-playout
           column at 100 games a cell (2,000 games, about 70 minutes on 2 cores; about +-10 points); the
-          Knightthrough cells are played under both readings of the rules (below): 2,400 games more, 1,680 CPU s
+          Knightthrough cells are played under both readings of the rules (below): 2,400 games more, 1,680 CPU s;
+          so are the Atarigo cells (Go's rule beside the default, below): 1,200 games more
 paper     exactly Table 1: 10 games x {5x5, 8x8} x {1,000, 10,000} playouts, 500 games a cell (250 a colour)
 ========  =====================================================================================================
 
@@ -21,6 +22,12 @@ name (jumps onto empty cells only, captures one cell diagonally forward, a side 
 ``ggp_rules=1``, see ``games/breakthrough.py``).  The grid plays its Knightthrough cells under both readings, with
 the same playouts and games a cell: Table 1 shows the chosen one, ``knightthrough_rules_table`` both beside the
 paper.
+
+Atarigo's rules (``ATARIGO_RULES``): the paper says only that they "are the same as Go except that the first player
+to capture a string has won".  ``"suicide_loses"`` (the game's default, ``suicide=1``, see ``games/go.py``) makes a
+suicide legal and losing; ``"suicide_illegal"`` (``suicide=0``) is Go's rule.  The grid plays its Atarigo cells
+under both: Table 1 shows the default, ``atarigo_rules_table`` both beside the paper.  (These cells replace runs
+outside the notebook that the discussion used to quote.)
 """
 from __future__ import annotations
 
@@ -44,6 +51,9 @@ DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, knightthrough_rules="landing")
 KNIGHT_GAMES = ("knightthrough", "misere_knightthrough")
 #: Knightthrough's two readings (module docstring) -> the game option that plays it.
 KNIGHTTHROUGH_RULES = {"landing": {}, "ggp": {"ggp_rules": 1}}
+#: Atarigo's two readings (``games/go.py``) -> the game option that plays it: a suicide legal and losing (the
+#: default, Table 1's cells), or illegal as in Go.  The grid plays every Atarigo cell under both.
+ATARIGO_RULES = {"suicide_loses": {}, "suicide_illegal": {"suicide": 0}}
 #: The notebook's own parameters (None: the preset's value); board sizes are checked per game afterwards.
 PARAMETERS = {
     "games": Param("game", many=True),
@@ -72,27 +82,36 @@ def settings(preset: str = "quick", **overrides) -> dict:
 
 def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:
     """The Table 1 grid for ``preset`` (see the module docstring), stored under ``results_dir``; its Knightthrough
-    cells (Knightthrough, Misere Knightthrough) are played under both readings of the rules."""
+    cells (Knightthrough, Misere Knightthrough) and its Atarigo cells are played under both readings of the
+    rules."""
     s = settings(preset, **overrides)
     other = next(rules for rules in KNIGHTTHROUGH_RULES if rules != s["knightthrough_rules"])
-    cells = [(game, s["knightthrough_rules"]) for game in s["games"]]
-    cells += [(game, other) for game in s["games"] if game in KNIGHT_GAMES]
+    cells = [(game, KNIGHTTHROUGH_RULES[s["knightthrough_rules"]] if game in KNIGHT_GAMES else {})
+             for game in s["games"]]
+    cells += [(game, KNIGHTTHROUGH_RULES[other]) for game in s["games"] if game in KNIGHT_GAMES]
+    cells += [("atarigo", ATARIGO_RULES["suicide_illegal"])] if "atarigo" in s["games"] else []
     conditions = [Condition(game, size, make_agent("ppa", playouts, alpha=s["alpha"], c=s["c"]),
-                            make_agent("uct", playouts, c=s["c"]),
-                            game_options=KNIGHTTHROUGH_RULES[rules] if game in KNIGHT_GAMES else {})
-                  for game, rules in cells for size in s["sizes"] for playouts in s["playouts"]]
+                            make_agent("uct", playouts, c=s["c"]), game_options=options)
+                  for game, options in cells for size in s["sizes"] for playouts in s["playouts"]]
     per_playouts = games_per_playouts(s)
     return Experiment(NAME, tuple(conditions), max(per_playouts.values()), s["seed"], Path(results_dir),
                       games_by_condition={c.id: per_playouts[c.agent.playouts] for c in conditions})
 
 
+def rules_of(frame) -> "pd.Series":
+    """Per stored game, the reading of the rules it was played under: Knightthrough's ("landing" or "ggp"),
+    Atarigo's ("suicide_loses" or "suicide_illegal"); other games: ""."""
+    import json
+    options = frame["game_options"].map(lambda text: json.loads(text) if isinstance(text, str) and text else {})
+    ggp = options.map(lambda o: "ggp" if o.get("ggp_rules", 0) else "landing")
+    suicide = options.map(lambda o: "suicide_illegal" if o.get("suicide", 1) == 0 else "suicide_loses")
+    return ggp.where(frame["game"].isin(KNIGHT_GAMES), suicide.where(frame["game"] == "atarigo", ""))
+
+
 def knightthrough_rules_of(frame) -> "pd.Series":
     """Per stored game, the reading of Knightthrough's rules it was played under ("landing" or "ggp"; other games:
     "")."""
-    import json
-    options = frame["game_options"].map(lambda text: json.loads(text) if isinstance(text, str) and text else {})
-    ggp = options.map(lambda o: bool(o.get("ggp_rules", 0)))
-    return ggp.map({True: "ggp", False: "landing"}).where(frame["game"].isin(KNIGHT_GAMES), "")
+    return rules_of(frame).where(frame["game"].isin(KNIGHT_GAMES), "")
 
 
 # ---- tables and figures -------------------------------------------------------------------------------------
@@ -105,11 +124,12 @@ KEYS = ["game", "size", "playouts"]
 
 def table1(frame, knightthrough_rules: str = DEFAULTS["knightthrough_rules"]):
     """Long table: one row per cell of the paper's Table 1 with ours, our 95% interval, the paper, verdict; the
-    Knightthrough cells under ``knightthrough_rules`` only."""
+    Knightthrough cells under ``knightthrough_rules`` only, the Atarigo cells under the default reading (a suicide
+    legal and losing) only."""
     from ..report import compare_with_paper, load_paper_table, win_rates
     if knightthrough_rules not in KNIGHTTHROUGH_RULES:
         raise ValueError(f"knightthrough_rules={knightthrough_rules!r} is unknown: use one of {list(KNIGHTTHROUGH_RULES)}")
-    frame = frame[knightthrough_rules_of(frame).isin(["", knightthrough_rules])]
+    frame = frame[rules_of(frame).isin(["", knightthrough_rules, "suicide_loses"])]
     frame = frame.assign(playouts=frame["agent_playouts"])
     return compare_with_paper(win_rates(frame, KEYS), load_paper_table(PAPER_TABLE), KEYS)
 
@@ -129,49 +149,72 @@ def table1_layout(long):
     return layout[ordered].fillna("")
 
 
-def knightthrough_rules_table(frame):
-    """The Knightthrough cells of ``frame`` (stored games) under each reading of the rules: per game, board size,
-    playouts and reading, our win rate with its interval and draws beside the paper's value and the verdict;
-    ``p_between`` is Fisher's exact test between the two readings (wins rounded: a draw, possible only under the
-    GGP rules, counts half)."""
+def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
+    """The cells of ``games`` in ``frame`` (stored games) under each of the ``readings`` of their rules: per game,
+    board size, playouts and reading, our win rate with its interval and draws beside the paper's value and the
+    verdict; ``p_between`` is Fisher's exact test between the two readings (wins rounded: a draw, possible only
+    under Knightthrough's GGP rules, counts half)."""
     from scipy.stats import fisher_exact
     from ..report import compare_with_paper, load_paper_table, win_rates
-    games = frame[frame["game"].isin(KNIGHT_GAMES)]
+    games_ = frame[frame["game"].isin(games)]
     keys = ["game", "size", "playouts"]
-    games = games.assign(playouts=games["agent_playouts"], rules=knightthrough_rules_of(games),
-                         draws=games["winner"] == 2)
-    draws = games.groupby(keys + ["rules"])["draws"].sum().reset_index()
-    ours = win_rates(games, keys + ["rules"]).merge(draws, on=keys + ["rules"])
+    games_ = games_.assign(playouts=games_["agent_playouts"], rules=rules_of(games_), draws=games_["winner"] == 2)
+    draws = games_.groupby(keys + ["rules"])["draws"].sum().reset_index()
+    ours = win_rates(games_, keys + ["rules"]).merge(draws, on=keys + ["rules"])
     paper = load_paper_table(PAPER_TABLE)
-    table = compare_with_paper(ours, paper[paper["game"].isin(KNIGHT_GAMES)], keys)
+    table = compare_with_paper(ours, paper[paper["game"].isin(games)], keys)
     table = table[table["rules"].notna()].copy()
     p_between = {}
     for key, cell in table.groupby(keys):
-        if set(cell["rules"]) == set(KNIGHTTHROUGH_RULES):
-            a, b = (cell[cell["rules"] == r].iloc[0] for r in KNIGHTTHROUGH_RULES)
+        if set(cell["rules"]) == set(readings):
+            a, b = (cell[cell["rules"] == r].iloc[0] for r in readings)
             counts = [[round(a.wins), a.games - round(a.wins)], [round(b.wins), b.games - round(b.wins)]]
             p_between[key] = fisher_exact(counts).pvalue
     table["p_between"] = [p_between.get(tuple(row), float("nan")) for row in table[keys].itertuples(index=False)]
-    order = {g: i for i, g in enumerate(KNIGHT_GAMES)}
-    table = table.sort_values(keys + ["rules"], key=lambda s: s.map(order) if s.name == "game" else s)
+    order = {g: i for i, g in enumerate(games)}
+    rule_order = {r: i for i, r in enumerate(readings)}
+    table = table.sort_values(keys + ["rules"], key=lambda s: s.map(order) if s.name == "game" else
+                              s.map(rule_order) if s.name == "rules" else s)
     columns = keys + ["rules", "games", "draws", "win_rate", "ci_low", "ci_high", "paper_win_rate", "p_value",
                       "verdict", "p_between"]
     return table[columns].reset_index(drop=True)
 
 
-def knightthrough_rules_layout(table):
-    """``knightthrough_rules_table`` in the paper's layout: a row per game, size and playouts, a column per
-    reading (``ours [interval] / paper mark``), and the p-value between the readings."""
+def knightthrough_rules_table(frame):
+    """``rules_table`` of the Knightthrough cells (Knightthrough, Misere Knightthrough): "landing" and "ggp"."""
+    return rules_table(frame, KNIGHT_GAMES, KNIGHTTHROUGH_RULES)
+
+
+def atarigo_rules_table(frame):
+    """``rules_table`` of the Atarigo cells: a suicide legal and losing ("suicide_loses", Table 1's reading) and
+    illegal as in Go ("suicide_illegal")."""
+    return rules_table(frame, ("atarigo",), ATARIGO_RULES)
+
+
+def rules_layout(table, readings=KNIGHTTHROUGH_RULES):
+    """A ``rules_table`` in the paper's layout: a row per game, size and playouts, a column per reading (``ours
+    [interval] / paper mark``), and the p-value between the readings."""
     from ..report import format_cell
     cells = table.assign(cell=table.apply(format_cell, axis=1), Game=table["game"].map(TITLES),
                          Size=table["size"].map(lambda s: f"{s}x{s}"), Playouts=table["playouts"].map(lambda p: f"{p:,}"))
     layout = cells.pivot_table(index=["Game", "Size", "Playouts"], columns="rules", values="cell", aggfunc="first",
                                sort=False)
     layout.columns.name = None
-    layout = layout[[rules for rules in KNIGHTTHROUGH_RULES if rules in layout.columns]]
+    layout = layout[[rules for rules in readings if rules in layout.columns]]
+    first, second = readings
     between = cells.groupby(["Game", "Size", "Playouts"], sort=False)["p_between"].first()
-    layout["p (landing vs ggp)"] = between.map(lambda p: "" if p != p else f"{p:.2g}")
+    layout[f"p ({first} vs {second})"] = between.map(lambda p: "" if p != p else f"{p:.2g}")
     return layout
+
+
+def knightthrough_rules_layout(table):
+    """``knightthrough_rules_table`` in the paper's layout (``rules_layout``)."""
+    return rules_layout(table, KNIGHTTHROUGH_RULES)
+
+
+def atarigo_rules_layout(table):
+    """``atarigo_rules_table`` in the paper's layout (``rules_layout``)."""
+    return rules_layout(table, ATARIGO_RULES)
 
 
 def verdict_counts(long):
@@ -250,3 +293,100 @@ def plot_scaling(long, *, style: str = "whitegrid", context: str = "paper"):
     fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize="small", bbox_to_anchor=(0.5, -0.04))
     fig.tight_layout()
     return fig
+
+
+# ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
+def _p(p_value: float) -> str:
+    import math
+    return f"p < 1e-{int(-math.floor(math.log10(p_value))) - 1}" if p_value < 1e-4 else f"p = {p_value:.2g}"
+
+
+def _name(r) -> str:
+    return f"{TITLES[r.game]} {r.size}x{r.size}"
+
+
+def _budget_lines(long) -> list[str]:
+    """Per playouts budget: the verdicts of Table 1's cells, the differing cells with Holm's correction over the
+    budget's cells, and where PPA is clearly below or above UCT (its whole interval on one side of an even score)."""
+    from statsmodels.stats.multitest import multipletests
+    lines = []
+    ran = long[long["games"].notna()]
+    for playouts, cells in ran.groupby("playouts"):
+        games = sorted(set(cells["games"].astype(int)))
+        counts = cells["verdict"].value_counts()
+        on_grid = cells[cells["paper_win_rate"].notna()]
+        adjusted = dict(zip(on_grid.index, multipletests(on_grid["p_value"], method="holm")[1])) if len(on_grid) else {}
+        differ = on_grid[on_grid["p_value"] < 0.05]
+        text = (f"* **Table 1 at {int(playouts):,} playouts** ({' or '.join(map(str, games))} games a cell): "
+                f"{len(cells)} cells, " + ", ".join(f"{n} {v}" for v, n in counts.items()) + ".")
+        if len(differ):
+            text += " Differing: " + "; ".join(
+                f"{_name(r)} {r.win_rate:.1f}% [{r.ci_low:.1f}, {r.ci_high:.1f}] against {r.paper_win_rate:.1f}% "
+                f"({_p(r.p_value)}; Holm over the {len(on_grid)} cells: "
+                f"{'significant' if adjusted[r.Index] < 0.05 else 'not significant'})" for r in differ.itertuples()) + "."
+        below = cells[cells["ci_high"] < 50]
+        above = cells[cells["ci_low"] > 50]
+        for group, words in ((below, "PPA below UCT (the whole interval under an even score)"),
+                             (above, "PPA above UCT (the whole interval over an even score)")):
+            if len(group):
+                text += f" {words}: " + ", ".join(f"{_name(r)} {r.win_rate:.1f}% (paper {r.paper_win_rate:.1f}%)"
+                                                  for r in group.itertuples()) + "."
+        lines.append(text)
+    return lines
+
+
+def _rules_lines(table, title: str, readings: dict, labels: dict) -> list[str]:
+    """A game's two readings of the rules beside the paper: consistent cells per reading, the cells where the two
+    readings differ (Fisher), and each cell's pair of values."""
+    if table.empty:
+        return []
+    on_grid = table[table["paper_win_rate"].notna()]
+    agree = "; ".join(f"{labels[r]} consistent with the paper in {(on_grid[on_grid.rules == r].verdict == 'consistent').sum()}"
+                      f" of {(on_grid.rules == r).sum()} cells" for r in readings if (on_grid.rules == r).any())
+    first, second = readings
+    pairs, nearer = [], {first: 0, second: 0}
+    for (game, size, playouts), cell in table.groupby(["game", "size", "playouts"], sort=False):
+        by_rule = cell.set_index("rules")
+        if not {first, second} <= set(by_rule.index):
+            continue
+        a, b = by_rule.loc[first], by_rule.loc[second]
+        gaps = {first: abs(a.win_rate - a.paper_win_rate), second: abs(b.win_rate - b.paper_win_rate)}
+        if gaps[first] != gaps[second]:
+            nearer[min(gaps, key=gaps.get)] += 1
+        pairs.append(f"{TITLES[game]} {size}x{size} at {playouts:,}: {a.win_rate:.1f}% against {b.win_rate:.1f}% "
+                     f"(paper {a.paper_win_rate:.1f}%; {_p(a.p_between)} between the readings)")
+    text = f"* **{title}, {labels[first]} against {labels[second]}**: {agree}."
+    if pairs:
+        text += (f" Nearer the paper's value: {labels[first]} in {nearer[first]} of the {len(pairs)} cells, "
+                 f"{labels[second]} in {nearer[second]}. Per cell: " + "; ".join(pairs) + ".")
+    if "ggp" in readings and (table["rules"] == "ggp").any():
+        ggp = table[table["rules"] == "ggp"]
+        text += f" Draws under the GGP rules: {int(ggp['draws'].sum())} of {int(ggp['games'].sum()):,} games."
+    return [text]
+
+
+def _plies_line(frame, game: str, size: int) -> str:
+    """Mean plies a game of one game and board size, per playouts budget and reading of the rules."""
+    cells = frame[(frame["game"] == game) & (frame["size"] == size)]
+    if cells.empty:
+        return ""
+    cells = cells.assign(rules=rules_of(cells))
+    means = cells.groupby(["rules", "agent_playouts"])["plies"].mean()
+    return (f"* **Game length, {TITLES[game]} {size}x{size}** (mean plies a game): "
+            + ", ".join(f"{rules} {p:,} playouts {m:.1f}" for (rules, p), m in means.items()) + ".")
+
+
+def findings(frame, knightthrough_rules: str = DEFAULTS["knightthrough_rules"]) -> str:
+    """What the stored games say, in sentences computed from them (``frame``: the stored games of the grid): no
+    number is written by hand."""
+    from . import code_versions_line
+    if frame.empty:
+        return "No stored game in this run."
+    long = table1(frame, knightthrough_rules)
+    lines = [code_versions_line(frame)] + _budget_lines(long)
+    lines += _rules_lines(atarigo_rules_table(frame), "Atarigo", ATARIGO_RULES,
+                         {"suicide_loses": "a suicide legal and losing", "suicide_illegal": "Go's rule (illegal)"})
+    lines += _rules_lines(knightthrough_rules_table(frame), "Knightthrough", KNIGHTTHROUGH_RULES,
+                         {"landing": "capture by landing", "ggp": "the GGP rules"})
+    line = _plies_line(frame, "knightthrough", 5)
+    return "\n".join(lines + ([line] if line else []))

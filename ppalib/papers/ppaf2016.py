@@ -31,7 +31,7 @@ import pandas as pd
 
 from .. import paths
 from ..agents import make_agent
-from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, resolve_settings
+from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, code_versions_line, integer, resolve_settings
 from ..experiments import Condition, Experiment, check_int
 
 NAME = "ppaf2016"
@@ -312,20 +312,6 @@ def plot_sweeps(long: pd.DataFrame, *, style: str = "whitegrid", context: str = 
 
 
 # ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
-def _short_version(version: str) -> str:
-    return version.split("+")[-1][:8]
-
-
-def _code_versions_line(frame: pd.DataFrame) -> str:
-    """Which code played the stored games: per code version, its games, cells and CPU seconds (the games' own
-    timings)."""
-    per = frame.groupby("code_version").agg(games=("condition_id", "size"), cells=("condition_id", "nunique"),
-                                            seconds=("seconds", "sum"))
-    return "* **Which code played them**: " + "; ".join(
-        f"`{_short_version(v)}` {int(r.games):,} games in {int(r.cells)} cells ({r.seconds:,.0f} CPU s)"
-        for v, r in per.iterrows()) + "."
-
-
 def _cells_line(long: pd.DataFrame, playouts: int) -> str:
     """Our cells at ``playouts`` against the paper's (10,000-playout) values: verdict counts, overall and per game."""
     ran = long[(long["playouts"] == playouts) & long["games"].notna()]
@@ -409,7 +395,7 @@ def findings(frame: pd.DataFrame, long: pd.DataFrame, s: dict) -> str:
     """What the stored games say, in sentences computed from them (``frame``: the stored games; ``long``:
     ``tables(frame)``; ``s``: the settings): no number is written by hand."""
     budgets = [b for b in (s["playouts"], s.get("claims_playouts")) if b]
-    lines = [_code_versions_line(frame)] if len(frame) else []
+    lines = [code_versions_line(frame)] if len(frame) else []
     for playouts in budgets:
         lines += [line for line in [_cells_line(long, playouts)] if line]
         lines += _claims_lines(long, playouts)
