@@ -296,6 +296,11 @@ def plot_scaling(long, *, style: str = "whitegrid", context: str = "paper"):
 
 
 # ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
+#: A cell's verdict when ours agrees with the paper: today's "consistent", and "reproduced" of the three-way
+#: verdicts (issue 23) that replace it.
+AGREEING_VERDICTS = ("consistent", "reproduced")
+
+
 def _p(p_value: float) -> str:
     import math
     return f"p < 1e-{int(-math.floor(math.log10(p_value))) - 1}" if p_value < 1e-4 else f"p = {p_value:.2g}"
@@ -341,8 +346,9 @@ def _rules_lines(table, title: str, readings: dict, labels: dict) -> list[str]:
     if table.empty:
         return []
     on_grid = table[table["paper_win_rate"].notna()]
-    agree = "; ".join(f"{labels[r]} consistent with the paper in {(on_grid[on_grid.rules == r].verdict == 'consistent').sum()}"
-                      f" of {(on_grid.rules == r).sum()} cells" for r in readings if (on_grid.rules == r).any())
+    agree = "; ".join(f"{labels[r]} consistent with the paper in "
+                      f"{on_grid[on_grid.rules == r].verdict.isin(AGREEING_VERDICTS).sum()} of {(on_grid.rules == r).sum()} "
+                      f"cells" for r in readings if (on_grid.rules == r).any())
     first, second = readings
     pairs, nearer = [], {first: 0, second: 0}
     for (game, size, playouts), cell in table.groupby(["game", "size", "playouts"], sort=False):

@@ -312,6 +312,12 @@ def plot_sweeps(long: pd.DataFrame, *, style: str = "whitegrid", context: str = 
 
 
 # ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
+#: A cell's verdict when ours agrees with the paper (today's "consistent"; "reproduced" of issue 23's three-way
+#: verdicts), and a claim's verdict when no test decides it (today's "not significant"; issue 23's "not decided").
+AGREEING_VERDICTS = ("consistent", "reproduced")
+UNDECIDED_CLAIMS = ("not significant", "not decided")
+
+
 def _cells_line(long: pd.DataFrame, playouts: int) -> str:
     """Our cells at ``playouts`` against the paper's (10,000-playout) values: verdict counts, overall and per game."""
     ran = long[(long["playouts"] == playouts) & long["games"].notna()]
@@ -320,7 +326,7 @@ def _cells_line(long: pd.DataFrame, playouts: int) -> str:
     games = sorted(set(ran["games"].astype(int)))
     counts = ran["verdict"].value_counts()
     per_game = ran.groupby("game", sort=False)["verdict"].agg(
-        lambda v: f"{(v == 'consistent').sum()} of {len(v)}")
+        lambda v: f"{v.isin(AGREEING_VERDICTS).sum()} of {len(v)}")
     return (f"* **Cells at {int(playouts):,} playouts** ({' or '.join(map(str, games))} games a cell, against the "
             f"paper's values at its 10,000): {len(ran)} cells, " + ", ".join(f"{n} {v}" for v, n in counts.items())
             + "; consistent per game: " + ", ".join(f"{TITLES[g]} {n}" for g, n in per_game.items())
@@ -333,7 +339,6 @@ def _claims_lines(long: pd.DataFrame, playouts: int) -> list[str]:
     table = claims(long, playouts=playouts)
     if table.empty:
         return []
-    undecided = "not significant"
     text = (f"* **Claims at {int(playouts):,} playouts** ({len(table)}): "
             + ", ".join(f"{n} {v}" for v, n in table["verdict"].value_counts().items()) + ".")
     lines = [text]
@@ -350,13 +355,13 @@ def _claims_lines(long: pd.DataFrame, playouts: int) -> list[str]:
         rates = [float(x) for x in re.findall(r"([\d.]+)%", side(r))]
         return rates[0] < rates[1] if r["A vs UCT"] else rates[0] > 50
 
-    for verdict in [v for v in table["verdict"].unique() if v != undecided]:
+    for verdict in [v for v in table["verdict"].unique() if v not in UNDECIDED_CLAIMS]:
         rows = table[table["verdict"] == verdict]
         lines.append(f"  * *{verdict}*: " + "; ".join(f"{r['claim']} at {r['game']} ({side(r)}, p(A > B) "
                                                       f"{p_text(r['p (A > B)'])})" for _, r in rows.iterrows()) + ".")
-    against = table[(table["verdict"] == undecided) & table.apply(against_paper, axis=1)]
+    against = table[table["verdict"].isin(UNDECIDED_CLAIMS) & table.apply(against_paper, axis=1)]
     if len(against):
-        lines.append(f"  * *{undecided}, the direction against the paper*: " + "; ".join(
+        lines.append("  * *undecided, the direction against the paper*: " + "; ".join(
             f"{r['claim']} at {r['game']} ({side(r)})" for _, r in against.iterrows()) + ".")
     return lines
 

@@ -1,0 +1,54 @@
+"""The findings that notebooks 01 and 02 render from their stores (issue 23, item 5): the discussion's numbers
+come from these functions, never from the markdown."""
+import json
+
+import pandas as pd
+import pytest
+
+from ppalib import paths
+from ppalib.papers import ppa2015, ppaf2016
+from ppalib.store import ResultsStore
+
+
+def test_the_table1_grid_plays_each_atarigo_cell_under_both_readings_with_their_own_ids():
+    experiment = ppa2015.make_experiment("unused", "quick")
+    atarigo = [c for c in experiment.conditions if c.game == "atarigo"]
+    default = {(c.size, c.agent.playouts): c for c in atarigo if not c.game_options}
+    go_rule = {(c.size, c.agent.playouts): c for c in atarigo if c.game_options == (("suicide", 0),)}
+    assert len(default) == len(go_rule) == 4 and default.keys() == go_rule.keys()
+    assert not {c.id for c in default.values()} & {c.id for c in go_rule.values()}
+    stored = set(ResultsStore(paths.RESULTS / "ppa2015").load()["condition_id"])
+    assert {c.id for c in default.values()} <= stored  # Table 1's Atarigo cells keep their committed ids
+    smoke = ppa2015.make_experiment("unused", "smoke")
+    assert not [c for c in smoke.conditions if c.game == "atarigo"]  # the smoke grid has no Atarigo
+
+
+def _atarigo(suicide, results, size=5, playouts=1000):
+    options = {} if suicide is None else {"suicide": suicide}
+    return [{"game": "atarigo", "size": size, "agent_playouts": playouts, "winner": 0 if r else 1, "agent_result": r,
+             "game_options": json.dumps(options), "plies": 10, "seconds": 0.5, "condition_id": f"a{suicide}",
+             "code_version": "0.1.0+abcdef0123456789"} for r in results]
+
+
+def test_table1_shows_atarigo_under_the_default_reading_and_the_findings_put_both_beside_the_paper():
+    """Paper: Atarigo 5x5 at 1,000 playouts 81.2%.  Default reading 32 of 40 (80%), Go's rule 20 of 40 (50%)."""
+    frame = pd.DataFrame(_atarigo(None, [1.0] * 32 + [0.0] * 8) + _atarigo(0, [1.0] * 20 + [0.0] * 20))
+    long = ppa2015.table1(frame)
+    cell = long[(long.game == "atarigo") & (long["size"] == 5) & (long.playouts == 1000)].iloc[0]
+    assert (cell.games, cell.win_rate) == (40, 80.0)
+    table = ppa2015.atarigo_rules_table(frame)
+    assert list(table.rules) == ["suicide_loses", "suicide_illegal"] and list(table.win_rate) == [80.0, 50.0]
+    text = ppa2015.findings(frame)
+    assert ("Nearer the paper's value: a suicide legal and losing in 1 of the 1 cells, Go's rule (illegal) in 0. "
+            "Per cell: Atarigo 5x5 at 1,000: 80.0% against 50.0% (paper 81.2%;") in text
+    assert "`abcdef01` 80 games in 2 cells (40 CPU s)" in text
+
+
+def test_the_ppaf2016_findings_give_the_stored_cpu_seconds_of_each_code_version():
+    """The committed rerun of 20 cells by b29da6a9: its games' own timings, not a hand-typed figure."""
+    frame = ResultsStore(paths.RESULTS / "ppaf2016").load()
+    rerun = frame[frame["code_version"].str.contains("b29da6a9")]
+    text = ppaf2016.findings(frame, ppaf2016.tables(frame), ppaf2016.settings("quick"))
+    assert f"`b29da6a9` {len(rerun):,} games in {rerun.condition_id.nunique()} cells " \
+           f"({rerun.seconds.sum():,.0f} CPU s)" in text
+    assert "**Claims at 10,000 playouts**" in text and "**MAST and MASTF against PPAF(1.28)**" in text
