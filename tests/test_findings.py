@@ -39,7 +39,8 @@ def test_table1_shows_atarigo_under_the_default_reading_and_the_findings_put_bot
     table = ppa2015.atarigo_rules_table(frame)
     assert list(table.rules) == ["suicide_loses", "suicide_illegal"] and list(table.win_rate) == [80.0, 50.0]
     text = ppa2015.findings(frame)
-    assert ("Nearer the paper's value: a suicide legal and losing in 1 of the 1 cells, Go's rule (illegal) in 0. "
+    assert ("Nearer the paper's value: a suicide legal and losing in 1 of the 1 cells on its grid, Go's rule (illegal) "
+            "in 0. "
             "Per cell: Atarigo 5x5 at 1,000: 80.0% against 50.0% (paper 81.2%;") in text
     assert "`abcdef01` 80 games in 2 cells (40 CPU s)" in text
 

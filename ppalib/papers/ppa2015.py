@@ -334,8 +334,10 @@ def _budget_lines(long) -> list[str]:
         for group, words in ((below, "PPA below UCT (the whole interval under an even score)"),
                              (above, "PPA above UCT (the whole interval over an even score)")):
             if len(group):
-                text += f" {words}: " + ", ".join(f"{_name(r)} {r.win_rate:.1f}% (paper {r.paper_win_rate:.1f}%)"
-                                                  for r in group.itertuples()) + "."
+                text += f" {words}: " + ", ".join(
+                    f"{_name(r)} {r.win_rate:.1f}%" + (f" (paper {r.paper_win_rate:.1f}%)"
+                                                         if r.paper_win_rate == r.paper_win_rate else "")
+                    for r in group.itertuples()) + "."
         lines.append(text)
     return lines
 
@@ -356,15 +358,20 @@ def _rules_lines(table, title: str, readings: dict, labels: dict) -> list[str]:
         if not {first, second} <= set(by_rule.index):
             continue
         a, b = by_rule.loc[first], by_rule.loc[second]
+        known = a.paper_win_rate == a.paper_win_rate
         gaps = {first: abs(a.win_rate - a.paper_win_rate), second: abs(b.win_rate - b.paper_win_rate)}
-        if gaps[first] != gaps[second]:
+        if known and gaps[first] != gaps[second]:
             nearer[min(gaps, key=gaps.get)] += 1
+        paper = f"paper {a.paper_win_rate:.1f}%" if known else "no paper value"
         pairs.append(f"{TITLES[game]} {size}x{size} at {playouts:,}: {a.win_rate:.1f}% against {b.win_rate:.1f}% "
-                     f"(paper {a.paper_win_rate:.1f}%; {_p(a.p_between)} between the readings)")
-    text = f"* **{title}, {labels[first]} against {labels[second]}**: {agree}."
+                     f"({paper}; {_p(a.p_between)} between the readings)")
+    text = f"* **{title}, {labels[first]} against {labels[second]}**: " + (f"{agree}. " if agree else "")
+    compared = sum(1 for _, cell in on_grid.groupby(["game", "size", "playouts"]) if cell["rules"].nunique() == 2)
+    if compared:
+        text += (f"Nearer the paper's value: {labels[first]} in {nearer[first]} of the {compared} cells on its grid, "
+                 f"{labels[second]} in {nearer[second]}. ")
     if pairs:
-        text += (f" Nearer the paper's value: {labels[first]} in {nearer[first]} of the {len(pairs)} cells, "
-                 f"{labels[second]} in {nearer[second]}. Per cell: " + "; ".join(pairs) + ".")
+        text += "Per cell: " + "; ".join(pairs) + "."
     if "ggp" in readings and (table["rules"] == "ggp").any():
         ggp = table[table["rules"] == "ggp"]
         text += f" Draws under the GGP rules: {int(ggp['draws'].sum())} of {int(ggp['games'].sum()):,} games."
