@@ -7,7 +7,7 @@ the stored ``condition_id``) and ``ppalib.experiments.play_game(condition, game_
 sample: the condition's cheapest stored game (least stored playing time, then lowest game index; these are
 the short games), and the second cheapest too when it took at most ``SECOND_SECONDS``.  A condition whose
 cheapest game took more than ``MAX_SECONDS`` is left out, to keep the file near a minute once the kernels are
-compiled: today that leaves out 6 of ppa2015's 48 conditions, 17 of ppaf2016's 64 and 13 of future_work's 69,
+compiled: today that leaves out 7 of ppa2015's 52 conditions, 17 of ppaf2016's 64 and 13 of future_work's 69,
 all but three of them at 10,000 playouts (a cheapest game of 3.1 to 18 s); every other condition of the committed
 stores is replayed (about two minutes of games).
 
@@ -16,7 +16,8 @@ listed in ``STALE`` by (paper, game, size, playouts, opponent): they must fail t
 soon as a rerun makes them match, so that the mark is then removed.  Today (the code versions are recorded in
 each store's ``code_version`` column):
 
-* ppa2015 replays exactly, its Knightthrough cells under the GGP rules too: its Go-family cells (stored before the
+* ppa2015 replays exactly, its Knightthrough cells under the GGP rules and its Atarigo cells under Go's rule
+  (suicide=0, issue 23) too: its Go-family cells (stored before the
   Go engine's exact-in-distribution playout speed-ups of commit 7623fd8) and its Atarigo cells (Atarigo's default
   rule became suicide=1) were rerun.
 * ppaf2016 replays exactly: its Nogo cells and its Breakthrough and Knightthrough families' cells against UCT
