@@ -37,7 +37,7 @@ def test_table1_shows_atarigo_under_the_default_reading_and_the_findings_put_bot
     cell = long[(long.game == "atarigo") & (long["size"] == 5) & (long.playouts == 1000)].iloc[0]
     assert (cell.games, cell.win_rate) == (40, 80.0)
     table = ppa2015.atarigo_rules_table(frame)
-    assert list(table.rules) == ["suicide_loses", "suicide_illegal"] and list(table.win_rate) == [80.0, 50.0]
+    assert dict(zip(table.rules, table.win_rate)) == {"suicide_loses": 80.0, "suicide_illegal": 50.0}
     text = ppa2015.findings(frame)
     assert ("Nearer the paper's value: a suicide legal and losing in 1 of the 1 cells on its grid, Go's rule (illegal) "
             "in 0. "

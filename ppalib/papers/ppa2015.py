@@ -172,9 +172,7 @@ def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
             p_between[key] = fisher_exact(counts).pvalue
     table["p_between"] = [p_between.get(tuple(row), float("nan")) for row in table[keys].itertuples(index=False)]
     order = {g: i for i, g in enumerate(games)}
-    rule_order = {r: i for i, r in enumerate(readings)}
-    table = table.sort_values(keys + ["rules"], key=lambda s: s.map(order) if s.name == "game" else
-                              s.map(rule_order) if s.name == "rules" else s)
+    table = table.sort_values(keys + ["rules"], key=lambda s: s.map(order) if s.name == "game" else s)
     columns = keys + ["rules", "games", "draws", "win_rate", "ci_low", "ci_high", "paper_win_rate", "p_value",
                       "verdict", "p_between"]
     return table[columns].reset_index(drop=True)
