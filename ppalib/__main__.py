@@ -1,4 +1,5 @@
-"""Command line: ``python -m ppalib {perft,match,games}``.  Bad input exits with status 2 and one message."""
+"""Command line: ``python -m ppalib {perft,match,reproduce,bench,site,games}``.  Bad input exits with status 2 and
+one message."""
 from __future__ import annotations
 
 import argparse
@@ -84,6 +85,11 @@ def _bench(args) -> None:
               profile=args.profile)
 
 
+def _site(args) -> None:
+    from .site import build
+    build(rerun=args.rerun)
+
+
 def _games(args) -> None:
     from .games import GAMES, board_text, default_size, make_game
     for rule in GAMES.values():
@@ -153,6 +159,12 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--profile", action="store_true",
                    help="also split the cost of a playout move into draw, list, Gibbs draw and play (ns)")
     b.set_defaults(func=_bench)
+
+    w = sub.add_parser("site", help="build the static HTML site from the executed notebooks into output/site/ "
+                                    "(needs the [site] extra)")
+    w.add_argument("--rerun", action="store_true",
+                   help="execute the notebooks again even when the executed copies are newer than their inputs")
+    w.set_defaults(func=_site)
 
     g = sub.add_parser("games", help="list the games, their board sizes and options")
     g.set_defaults(func=_games)
