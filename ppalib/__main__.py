@@ -37,6 +37,10 @@ def _match(args) -> None:
     condition = Condition(args.game, args.size, parse_agent(args.agent, args.playouts, "--agent"),
                           parse_agent(args.opponent, opponent_playouts, "--opponent"),
                           game_options=tuple(parse_game_options(args.game_option).items()))
+    for config in (condition.agent, condition.opponent):
+        if getattr(config, "policy", ""):  # a damaged or missing policy file: refused before the results folder
+            from .features.artefact import load_policy
+            load_policy(config.policy)
     experiment = Experiment(args.name, (condition,), args.games, args.seed, results)
     executor = "serial" if args.workers == 1 else LocalProcessExecutor(args.workers)
     frame = run(experiment, executor, progress=not args.quiet)

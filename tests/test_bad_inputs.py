@@ -220,6 +220,7 @@ def test_only_the_committed_configuration_writes_the_committed_folders():
 
 # ---- games, conditions, features, learned policies, bench and self-play (issue 26) -------------------------------
 import json  # noqa: E402
+import os  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 
@@ -432,3 +433,15 @@ def test_self_play_takes_numpy_numbers_as_the_plain_ones():
     numpy = SelfPlayConfig(game="teeko", size=np.int64(5), strategy="correlation_based", games=np.int64(3),
                            playouts=np.int32(8), step_size=np.float64(0.1))
     assert numpy.run_id == plain.run_id
+
+
+def test_match_refuses_a_damaged_policy_file_before_the_results_folder(tmp_path):
+    path = _saved_policy(tmp_path / "policies")
+    _damaged(path, "no theta")
+    done = subprocess.run([sys.executable, "-m", "ppalib", "match", "teeko", "--size", "5", "--agent",
+                           f"puct:policy={path.stem}", "--playouts", "4", "--games", "1", "--results",
+                           str(tmp_path / "r")], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PPALIB_POLICY_PATH": str(tmp_path / "policies")})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"policy file {path} (policy {path.stem}) has no theta" in done.stderr
+    assert not (tmp_path / "r").exists()
