@@ -3,7 +3,8 @@
 # (notebook 00 as the landing page), every paper's tables, figures and discussion, the explorer's pictures.
 # Offline: nothing is fetched, nothing runs at build time but the notebooks' replotting (see ppalib/site.py).
 # Uses ./.venv as scripts/test.sh does (made with the [dev,site] extras; an older one gets [site] added);
-# PPALIB_PYTHON=/path/to/python uses that interpreter instead (its environment needs the pins of pyproject.toml, [site] included).
+# PPALIB_PYTHON=/path/to/python uses that interpreter instead (its environment needs the pins of pyproject.toml,
+# [site] included).
 # Extra arguments pass through: --rerun executes the notebooks again even when the executed copies are fresh.
 set -euo pipefail
 if [ -n "${PPALIB_PYTHON:-}" ]; then
