@@ -111,7 +111,8 @@ def _explorer_page(play_page: str | None, explorer_figures: Path) -> str:
              "drawn on the board.  A static page cannot run it; here are its pictures.", ""]
     if play_page:
         lines += [f"- [The play notebook, executed with static pictures]({play_page}.ipynb): a stored game of the "
-                  f"PPA 2015 run (Breakthrough 5x5, PPA against UCT) at ply {PLAY_PARAMETERS['ply']}, with the search made there drawn on the board.",
+                  f"PPA 2015 run (Breakthrough 5x5, PPA against UCT) at ply {PLAY_PARAMETERS['ply']}, with the "
+                  f"search made there drawn on the board.",
                   ""]
     shots = sorted(explorer_figures.rglob("*.png")) if explorer_figures.is_dir() else []
     if shots:

@@ -54,7 +54,8 @@ def _executed_notebook(path: Path, title: str, outputs: list[dict], markdown: st
     notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3",
                                                                               "display_name": "Python 3",
                                                                               "language": "python"}},
-                "cells": [{"cell_type": "markdown", "id": "title", "metadata": {}, "source": f"# {title}\n\n{markdown}"},
+                "cells": [{"cell_type": "markdown", "id": "title", "metadata": {},
+                           "source": f"# {title}\n\n{markdown}"},
                           {"cell_type": "code", "id": "code", "metadata": {}, "execution_count": 1,
                            "source": "show()", "outputs": outputs}]}
     path.write_text(json.dumps(notebook))
