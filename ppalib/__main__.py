@@ -1,4 +1,5 @@
-"""Command line: ``python -m ppalib {perft,match,games}``.  Bad input exits with status 2 and one message."""
+"""Command line: ``python -m ppalib {perft,match,reproduce,bench,site,games}``.  Bad input exits with status 2 and
+one message."""
 from __future__ import annotations
 
 import argparse
@@ -36,6 +37,10 @@ def _match(args) -> None:
     condition = Condition(args.game, args.size, parse_agent(args.agent, args.playouts, "--agent"),
                           parse_agent(args.opponent, opponent_playouts, "--opponent"),
                           game_options=tuple(parse_game_options(args.game_option).items()))
+    for config in (condition.agent, condition.opponent):
+        if getattr(config, "policy", ""):  # a damaged or missing policy file: refused before the results folder
+            from .features.artefact import load_policy
+            load_policy(config.policy)
     experiment = Experiment(args.name, (condition,), args.games, args.seed, results)
     executor = "serial" if args.workers == 1 else LocalProcessExecutor(args.workers)
     frame = run(experiment, executor, progress=not args.quiet)
@@ -82,6 +87,11 @@ def _bench(args) -> None:
         raise ValueError(f"playouts={args.playouts} and repeats={args.repeats} must both be >= 1")
     run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json,
               profile=args.profile)
+
+
+def _site(args) -> None:
+    from .site import build
+    build(rerun=args.rerun)
 
 
 def _games(args) -> None:
@@ -153,6 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--profile", action="store_true",
                    help="also split the cost of a playout move into draw, list, Gibbs draw and play (ns)")
     b.set_defaults(func=_bench)
+
+    w = sub.add_parser("site", help="build the static HTML site from the executed notebooks into output/site/ "
+                                    "(needs the [site] extra)")
+    w.add_argument("--rerun", action="store_true",
+                   help="execute the notebooks again even when the executed copies are newer than their inputs")
+    w.set_defaults(func=_site)
 
     g = sub.add_parser("games", help="list the games, their board sizes and options")
     g.set_defaults(func=_games)

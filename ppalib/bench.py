@@ -56,8 +56,13 @@ def bench_targets(names: list[str], size: int | None) -> list[tuple[str, int]]:
         name, sep, own = entry.partition(":")
         if sep and not own.isdigit():
             raise ValueError(f"{entry!r} must be a game name or name:size")
+        rule = check_game_name(name)
+        if sep and rule.min_size == rule.max_size and int(own) != rule.min_size:
+            # --size may name a size that fixed-board games ignore; a size given to the game itself is a mistake
+            raise ValueError(f"{entry!r}: size={int(own)} is out of range for {name}: allowed {rule.min_size} "
+                             f"(its only board)")
         wanted = int(own) if sep else size if size is not None else BENCH_SIZES.get(name, None)
-        targets.append((name, size_for(check_game_name(name), wanted)))
+        targets.append((name, size_for(rule, wanted)))
     return targets
 
 

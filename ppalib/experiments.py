@@ -51,8 +51,11 @@ class Condition:
         if not all(isinstance(name, str) for name in options):
             raise TypeError(f"game_options names must be strings, got {sorted(map(repr, options))}")
         # None means "the game's default", as in make_game: left out, so the condition id does not depend on it
-        object.__setattr__(self, "game_options", tuple(sorted((k, v) for k, v in options.items() if v is not None)))
-        make_game(self.game, self.size, **dict(self.game_options))  # validates game, size and options
+        options = {k: v for k, v in options.items() if v is not None}
+        game = make_game(self.game, self.size, **options)  # validates game, size and options
+        # a numpy integer is taken as the int it holds (the id is JSON of plain ints, the same as for Python ints)
+        object.__setattr__(self, "size", game.size)
+        object.__setattr__(self, "game_options", tuple(sorted((k, int(v)) for k, v in options.items())))
         for role in ("agent", "opponent"):
             if not isinstance(getattr(self, role), AgentConfig):
                 raise TypeError(f"{role} must be an AgentConfig (see ppalib.agents.make_agent)")

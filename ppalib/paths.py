@@ -21,3 +21,19 @@ RESULTS = ROOT / "data" / "results"
 FIGURES = ROOT / "figures"
 OUTPUT = ROOT / "output"  # ignored by git: runs other than the committed one, executed notebooks
 EXECUTED_NOTEBOOKS = OUTPUT / "notebooks"
+
+
+def shown(path) -> str:
+    """``path`` as a reader should see it: relative to the project root when inside it (``figures/01_ppa_2015/
+    x.png``), so that executed notebooks and the site built from them show no machine's folders."""
+    path = Path(path)
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def without_root(text: str) -> str:
+    """``text`` with every absolute path inside the project root written relative to it (see ``shown``)."""
+    return text.replace(f"{ROOT}/", "")
+

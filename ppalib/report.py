@@ -118,6 +118,16 @@ def to_markdown(frame: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+class SavedFiles(list):
+    """The paths a save wrote (a list of ``Path``); shown relative to the project root, so that a notebook cell
+    ending in a save prints ``saved figures/01_ppa_2015/x.png, ...svg`` rather than a machine's folders."""
+
+    def __repr__(self) -> str:
+        return "saved " + ", ".join(paths.shown(path) for path in self)
+
+    _repr_pretty_ = lambda self, printer, cycle: printer.text(repr(self))  # noqa: E731 - IPython's display
+
+
 def write_table(frame: pd.DataFrame, directory: Path, stem: str) -> list[Path]:
     """Write ``frame`` as ``stem.csv`` and ``stem.md`` in ``directory``; return the paths."""
     directory = Path(directory)
@@ -125,7 +135,7 @@ def write_table(frame: pd.DataFrame, directory: Path, stem: str) -> list[Path]:
     csv_path, md_path = directory / f"{stem}.csv", directory / f"{stem}.md"
     frame.to_csv(csv_path, index=any(name is not None for name in frame.index.names))
     md_path.write_text(to_markdown(frame))
-    return [csv_path, md_path]
+    return SavedFiles([csv_path, md_path])
 
 
 def save_figure(figure, directory: Path, stem: str, dpi: int = 150) -> list[Path]:
@@ -139,4 +149,4 @@ def save_figure(figure, directory: Path, stem: str, dpi: int = 150) -> list[Path
             path = directory / f"{stem}.{ext}"
             figure.savefig(path, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if ext == "svg" else None)
             out.append(path)
-    return out
+    return SavedFiles(out)

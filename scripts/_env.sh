@@ -15,7 +15,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setting up .venv (Python: $("$PYTHON_BIN" --version))" >&2
   "$PYTHON_BIN" -m venv .venv
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[dev]"
+  .venv/bin/python -m pip install --quiet -e ".[dev,site]"  # site: the static site and its test
   .venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
   echo "$want" > "$stamp"
 fi

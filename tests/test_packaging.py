@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _pyproject_pins():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    pins = project["dependencies"] + project["optional-dependencies"]["dev"]
+    pins = project["dependencies"] + [pin for extra in project["optional-dependencies"].values() for pin in extra]
     return {re.split("==", p)[0].lower().replace("_", "-"): p.split("==")[1] for p in pins}
 
 

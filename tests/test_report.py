@@ -73,3 +73,19 @@ def test_compare_with_paper_keeps_its_columns_and_fishers_verdicts_for_counts():
     expected = [fisher_exact([[278, 222], [406, 94]])[1], fisher_exact([[400, 100], [403, 97]])[1]]
     assert merged["p_value"].tolist() == pytest.approx(expected)
     assert merged["verdict"].tolist() == ["lower", "consistent"]
+
+
+def test_saved_files_and_notebook_setups_show_paths_relative_to_the_project_root(tmp_path):
+    """Executed notebooks (and the site built from them) show no machine's folders."""
+    import matplotlib.pyplot as plt
+    from ppalib import paths
+    from ppalib.papers import ppa2015, prepare
+    from ppalib.report import SavedFiles, save_figure
+    inside = SavedFiles([paths.FIGURES / "01_ppa_2015" / "x.png", paths.FIGURES / "01_ppa_2015" / "x.svg"])
+    assert repr(inside) == "saved figures/01_ppa_2015/x.png, figures/01_ppa_2015/x.svg"
+    figure = plt.figure()
+    saved = save_figure(figure, tmp_path, "outside")
+    plt.close(figure)
+    assert saved == [tmp_path / "outside.png", tmp_path / "outside.svg"] and str(tmp_path) in repr(saved)
+    described = prepare(ppa2015, "quick").describe()
+    assert str(paths.ROOT) not in described and "results in data/results/ppa2015" in described

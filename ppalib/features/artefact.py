@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..paths import OUTPUT, ROOT
+from .feature import Feature
 from .featureset import FeatureSet
 
 POLICIES = ROOT / "data" / "policies"
@@ -45,8 +46,9 @@ class LinearPolicy:
                                                               .items())))
         if len(self.features) != len(self.theta):
             raise ValueError(f"{len(self.features)} features but {len(self.theta)} weights")
-        if not all(np.isfinite(self.theta)):
-            raise ValueError("theta must be finite")
+        bad = next((i for i, t in enumerate(self.theta) if not np.isfinite(t)), None)
+        if bad is not None:
+            raise ValueError(f"theta[{bad}]={self.theta[bad]} is not finite (every weight must be)")
 
     @classmethod
     def from_set(cls, game, feature_set: FeatureSet, theta, note: str = "") -> "LinearPolicy":
@@ -91,13 +93,47 @@ class LinearPolicy:
 
     @classmethod
     def from_file(cls, path: Path | str) -> "LinearPolicy":
-        data = json.loads(Path(path).read_text())
-        policy = cls(data["game"], int(data["size"]), tuple(data["features"]),
-                     tuple(float(t) for t in data["theta"]), tuple(data.get("game_options", {}).items()),
-                     data.get("note", ""))
-        expected = Path(path).stem
-        if policy.content_hash != expected:
-            raise ValueError(f"{path}: its content hashes to {policy.content_hash}, not {expected} (edited?)")
+        """The policy saved at ``path``; a damaged file (not JSON, a field missing or of the wrong type, a feature
+        that does not read, a weight that is not a finite number, content that does not hash to the file's name)
+        is refused with a ValueError naming the file and the hash it should have."""
+        path = Path(path)
+        where = f"policy file {path} (policy {path.stem})"
+        try:
+            data = json.loads(path.read_text())
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise ValueError(f"{where} is not valid JSON (truncated or damaged?): {error}") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"{where} holds {type(data).__name__}, not a policy's JSON object")
+        missing = [key for key in ("game", "size", "features", "theta") if key not in data]
+        if missing:
+            raise ValueError(f"{where} has no {', '.join(missing)} (damaged?)")
+        for key, kind in (("features", list), ("theta", list), ("game_options", dict), ("game", str),
+                          ("note", str)):
+            if key in data and not isinstance(data[key], kind):
+                raise ValueError(f"{where}: {key} must be a JSON {kind.__name__}, got {data[key]!r:.80}")
+        if isinstance(data["size"], bool) or not isinstance(data["size"], int):
+            raise ValueError(f"{where}: size must be an integer, got {data['size']!r}")
+        try:
+            theta = []
+            for i, text in enumerate(data["theta"]):
+                if isinstance(text, bool) or not isinstance(text, (str, int, float)):
+                    raise ValueError(f"theta[{i}]={text!r} is not a number")
+                try:
+                    theta.append(float(text))
+                except ValueError:
+                    raise ValueError(f"theta[{i}]={text!r} is not a number") from None
+            policy = cls(data["game"], data["size"], tuple(data["features"]), tuple(theta),
+                         tuple(data.get("game_options", {}).items()), data.get("note", ""))
+            for i, text in enumerate(data["features"]):
+                try:
+                    Feature.from_text(text)
+                except ValueError as error:
+                    raise ValueError(f"features[{i}]: {error}") from None
+            policy.make_game()  # the game, size and options exist
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"{where}: {error}") from None
+        if policy.content_hash != path.stem:
+            raise ValueError(f"{where}: its content hashes to {policy.content_hash}, not {path.stem} (edited?)")
         return policy
 
 

@@ -113,6 +113,8 @@ class Element:
     @classmethod
     def parse(cls, text: str) -> "Element":
         """``"!e{0,1/4}"`` -> ``Element("enemy", True, Walk([0, 1/4]))``."""
+        if not isinstance(text, str):
+            raise ValueError(f"a feature element is text such as '!e{{0,1/4}}', got {text!r}")
         m = re.fullmatch(r"\s*(!?)(-|f|e|#|1|2|I\d*)(\{[^}]*\})\s*", text)
         if not m:
             raise ValueError(f"cannot read the feature element {text!r} (expected e.g. '!e{{0,1/4}}')")
@@ -244,6 +246,8 @@ class Feature:
     def from_text(cls, text: str) -> "Feature":
         """Read Ludii's text form (``rel:[from=<w>:][to=<w>:]pat=<[refl=..,][rots=all,]els=[...]>``).  Reactive
         (``last_from``/``last_to``) and absolute features, and restricted rotations, are not supported."""
+        if not isinstance(text, str):
+            raise ValueError(f"a feature is text such as 'rel:to=<{{}}>:pat=<els=[f{{0}}]>', got {text!r}")
         text = text.strip()
         if not text.startswith("rel:"):
             raise ValueError(f"only relative features ('rel:...') are supported, got {text!r}")
@@ -255,7 +259,12 @@ class Feature:
                 break
             if m.group(1).startswith("last_"):
                 raise ValueError(f"reactive features ({m.group(1)}) are not supported: {text!r}")
-            walks[m.group(1)] = Walk.parse(m.group(2))
+            if m.group(1) in walks:
+                raise ValueError(f"the {m.group(1)}= walk is given twice in {text!r}")
+            try:
+                walks[m.group(1)] = Walk.parse(m.group(2))
+            except ValueError as error:
+                raise ValueError(f"{m.group(1)}= of {text!r}: {error}") from None
             body = body[m.end():]
         m = re.fullmatch(r"pat=<(.*)>", body)
         if not m:
@@ -276,8 +285,31 @@ class Feature:
         m = re.fullmatch(r"els=\[(.*)\]", pat)
         if not m:
             raise ValueError(f"cannot read the elements 'els=[...]' in {text!r}")
-        elements = tuple(Element.parse(s) for s in re.findall(r"[^,\s][^{]*\{[^}]*\}", m.group(1)))
+        try:
+            elements = tuple(Element.parse(s.strip()) for s in _split_elements(m.group(1)))
+        except ValueError as error:
+            raise ValueError(f"{error} in {text!r}") from None
         return cls(elements, walks.get("to"), walks.get("from"), reflection)
+
+
+def _split_elements(text: str) -> list[str]:
+    """The comma-separated elements of ``els=[...]`` (commas inside a walk's braces do not split); every one must
+    be read, so an empty or unreadable entry is an error rather than dropped."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth not in (0, 1):
+            raise ValueError(f"unbalanced braces in the elements [{text}]")
+        if char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    if len(parts) == 1 and not parts[0].strip():
+        return []
+    for part in parts:
+        if not part.strip():
+            raise ValueError(f"an empty element in [{text}]")
+    return parts
 
 
 def _encode(elements, to_walk, from_walk):

@@ -117,7 +117,17 @@ class FeatureSet:
 
     @classmethod
     def from_text(cls, text: str, graph: BoardGraph, mover: int | None = None) -> "FeatureSet":
-        return cls([Feature.from_text(line) for line in text.splitlines() if line.strip()], graph, mover)
+        """One feature a line (blank lines skipped); an unreadable line is refused naming its number and text."""
+        if not isinstance(text, str):
+            raise ValueError(f"FeatureSet.from_text reads text (one feature a line), got {text!r}")
+        features = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    features.append(Feature.from_text(line))
+                except ValueError as error:
+                    raise type(error)(f"line {number} ({line.strip()!r}): {error}") from None
+        return cls(features, graph, mover)
 
     @cached_property
     def instances(self) -> list[Instance]:

@@ -21,6 +21,7 @@ Turns are ``fractions.Fraction`` so that resolution, normalisation and equality 
 from __future__ import annotations
 
 import math
+import re
 import weakref
 from collections import deque
 from fractions import Fraction
@@ -45,10 +46,19 @@ def as_turn(value) -> Fraction:
     if isinstance(value, str):
         text = value.strip()
         if "/" in text:
-            num, den = text.split("/")
-            return Fraction(int(num), int(den))
-        return Fraction(text).limit_denominator(144)
+            match = re.fullmatch(r"([+-]?\d+)\s*/\s*(\d+)", text)
+            if not match:
+                raise ValueError(f"turn {value!r} is not a fraction: write e.g. '1/4' or '-1/6'")
+            if int(match.group(2)) == 0:
+                raise ValueError(f"turn {value!r} divides by zero")
+            return Fraction(int(match.group(1)), int(match.group(2)))
+        try:
+            return Fraction(text).limit_denominator(144)
+        except ValueError:
+            raise ValueError(f"turn {value!r} is not a number: write e.g. 0, 1/4 or -0.25") from None
     if isinstance(value, (float, np.floating)):
+        if not math.isfinite(value):
+            raise ValueError(f"turn {value!r} is not a finite number")
         return Fraction(float(value)).limit_denominator(144)
     raise TypeError(f"a turn must be a number, got {value!r}")
 
@@ -67,11 +77,15 @@ class Walk(tuple):
     def __new__(cls, turns=()):
         if isinstance(turns, str):
             return cls.parse(turns)
+        if turns is None:
+            raise ValueError("a walk is a sequence of turns or text such as '{0,1/4}', got None")
         return super().__new__(cls, (as_turn(t) for t in turns))
 
     @classmethod
     def parse(cls, text: str) -> "Walk":
         """``"{0,1/4}"`` (Ludii's notation; braces optional) -> ``Walk``."""
+        if not isinstance(text, str):
+            raise ValueError(f"a walk is text such as '{{0,1/4}}', got {text!r}")
         body = text.strip()
         if body.startswith("{"):
             if not body.endswith("}"):
@@ -80,7 +94,12 @@ class Walk(tuple):
         body = body.strip()
         if not body:
             return super().__new__(cls, ())
-        return super().__new__(cls, (as_turn(part) for part in body.split(",")))
+        if "{" in body or "}" in body:
+            raise ValueError(f"walk {text!r} has a stray brace")
+        try:
+            return super().__new__(cls, (as_turn(part) for part in body.split(",")))
+        except ValueError as error:
+            raise ValueError(f"walk {text!r}: {error}") from None
 
     def __str__(self) -> str:
         return "{" + ",".join(str(t) for t in self) + "}"

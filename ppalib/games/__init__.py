@@ -38,6 +38,9 @@ class GameRule:
     options: tuple[str, ...] = ()
 
 
+#: Bound on every game option's magnitude: far beyond any board's use (a ply cap, a komi, a number of turns), and
+#: small enough that the kernels' int64 sums of option values and board counts cannot overflow.
+OPTION_LIMIT = 2**31 - 1
 PLY_CAP = ("ply_cap",)  # the option every board game takes (make_game applies it)
 
 GAMES: dict[str, GameRule] = {rule.name: rule for rule in [
@@ -245,6 +248,10 @@ def make_game(name: str, size: int, **options) -> Game:
     for key, value in options.items():
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"{key} must be an integer, got {value!r}")
+        low = 0 if key == "ply_cap" else -OPTION_LIMIT
+        if not low <= value <= OPTION_LIMIT:
+            raise ValueError(f"{key}={value} is out of range for {name}: allowed {low}..{OPTION_LIMIT}")
+    options = {key: int(value) for key, value in options.items()}  # a numpy integer is the int it holds
     key = (name, size, tuple(sorted(options.items())))
     if key not in _GAME_CACHE:
         spec = rule.module.make_spec(size, rule.variant, **{k: v for k, v in options.items() if k != "ply_cap"})

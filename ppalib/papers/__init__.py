@@ -276,6 +276,11 @@ class NotebookSetup:
     reads_committed: bool = False  # a grid all stored in the committed results, read there (nothing to play)
 
     def describe(self) -> str:
+        """Where the notebook reads and writes, folders shown relative to the project root."""
+        from .. import paths
+        return paths.without_root(self._describe())
+
+    def _describe(self) -> str:
         if self.results_dir is None:
             note = "" if self.committed_figures else (" (not the committed configuration: the committed figures are "
                                                       "left alone)")

@@ -118,10 +118,29 @@ class SelfPlayConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
                 raise ValueError(f"{name}={value!r} must be an integer >= {low}")
+            object.__setattr__(self, name, int(value))  # a numpy integer is the int it holds (run_id is JSON)
+        for name, low, inclusive in (("step_size", 0.0, False), ("l2", 0.0, True), ("c", 0.0, True)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                    or not math.isfinite(value) or value < low or (value == low and not inclusive):
+                raise ValueError(f"{name}={value!r} must be a finite number {'>=' if inclusive else '>'} {low:g}")
+            if isinstance(value, np.generic):  # Python's own number keeps the JSON (run_id) a plain value gives
+                object.__setattr__(self, name, value.item())
+        if self.seconds_per_move is not None and (
+                isinstance(self.seconds_per_move, bool) or not isinstance(self.seconds_per_move, (int, float))
+                or not math.isfinite(self.seconds_per_move) or self.seconds_per_move <= 0):
+            raise ValueError(f"seconds_per_move={self.seconds_per_move!r} must be None or a finite number > 0")
+        for name in ("seed", "max_instances"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise ValueError(f"{name}={value!r} must be an integer >= 0")
+            object.__setattr__(self, name, int(value))
         if any(c < 0 or c > self.games for c in self.checkpoints):
             raise ValueError(f"checkpoints {self.checkpoints} must lie in 0..games={self.games}")
         move_kind(self.game)
-        self.make_game()
+        game = self.make_game()  # validates game, size and options
+        object.__setattr__(self, "size", game.size)
+        object.__setattr__(self, "game_options", tuple((k, v if v is None else int(v)) for k, v in self.game_options))
 
     def make_game(self):
         return make_game(self.game, self.size, **dict(self.game_options), ply_cap=self.move_cap)
