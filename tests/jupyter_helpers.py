@@ -127,6 +127,11 @@ def jupyter_lab(root_dir: Path, tmp_path: Path, *extra: str):
                JUPYTER_RUNTIME_DIR=str(tmp_path / "jupyter-runtime"),
                JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "jupyter-workspaces"),
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    # no "Jupyter news?" toast over the page (it fetches nothing on this offline machine, and covers widgets)
+    settings = tmp_path / "jupyterlab-settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp_path / "jupyterlab-settings")
     log = tmp_path / "jupyter.log"
     command = [str(Path(sys.executable).with_name("jupyter-lab")), f"--config={CONFIG}", "--no-browser",
                "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
@@ -157,3 +162,125 @@ def jupyter_lab(root_dir: Path, tmp_path: Path, *extra: str):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+# ---- a headless browser -----------------------------------------------------------------------------------------------
+#: Chromium's flags on a machine without network or display: no sandbox (containers run as root), no GPU, and none
+#: of the background fetches (QUIC, updates, sync) that would wait on a network.
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage"]
+
+
+def browser_paths() -> tuple[str | None, str | None]:
+    """The installed Chromium and its driver (``scripts/install_browser.sh`` installs Debian's), or None."""
+    import shutil
+    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
+                   None)
+    return browser, shutil.which("chromedriver")
+
+
+def missing_browser() -> str | None:
+    """Why no browser test can run here (one line), or None."""
+    import importlib.util
+    browser, driver = browser_paths()
+    if browser is None or driver is None or importlib.util.find_spec("selenium") is None:
+        return "no headless browser (chromium, chromedriver, selenium): bash scripts/install_browser.sh installs one"
+    return None
+
+
+@contextmanager
+def headless_chromium(profile: Path, width: int = 1366, height: int = 900):
+    """Selenium driving the system's Chromium, headless, with a fresh profile in ``profile``; the window as a
+    laptop's screen."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    browser, driver_path = browser_paths()
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for flag in [*CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def notebook_with_parameters(source: Path, target: Path, **parameters) -> Path:
+    """A copy of the notebook ``source`` at ``target`` with ``parameters`` set in a cell after its parameters
+    cell, as papermill injects them."""
+    import nbformat
+    notebook = nbformat.read(source, as_version=4)
+    after = next(i for i, cell in enumerate(notebook.cells) if "parameters" in cell.metadata.get("tags", []))
+    notebook.cells.insert(after + 1, nbformat.v4.new_code_cell(
+        "\n".join(f"{name} = {value!r}" for name, value in parameters.items())))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, target)
+    return target
+
+
+class LabPage:
+    """A notebook opened in JupyterLab in the browser, run, and its explorer driven by clicks."""
+
+    def __init__(self, driver, server: JupyterServer):
+        self.driver, self.server = driver, server
+
+    def wait(self, condition, timeout: float, what: str):
+        from selenium.webdriver.support.ui import WebDriverWait
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda d: condition(d), message=what)
+
+    def script(self, code: str, *args):
+        return self.driver.execute_script(code, *args)
+
+    def open_and_run(self, path: str, timeout: float = 120) -> float:
+        """Open ``path`` (a notebook under the server's root), wait for its kernel, run all cells and wait for the
+        explorer's board; returns the seconds from opening to the board shown."""
+        started = time.monotonic()
+        self.driver.get(f"{self.server.url}/lab/tree/{path}?token={self.server.token}")
+        self.wait(lambda d: d.execute_script(
+            "const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+            "const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;"
+            "return !!(k && k.status === 'idle' && w.content && w.content.widgets.length);"), timeout,
+            f"{path}: JupyterLab did not open the notebook with an idle kernel")
+        self.script("window.jupyterapp.commands.execute('notebook:run-all-cells');")
+        self.wait(lambda d: d.execute_script("return !!document.querySelector('.ppalib-board svg [id^=\"target-\"]')"),
+                  timeout, f"{path}: no board after running all cells")
+        return time.monotonic() - started
+
+    def board_state(self) -> dict:
+        return self.script("""
+            const board = document.querySelector('.ppalib-board');
+            const text = (c) => { const e = document.querySelector('.' + c); return e ? e.innerText : ''; };
+            return {drawn: Number(board.dataset.drawn), busy: board.dataset.busy === 'true',
+                    status: text('ppalib-status'), line: text('ppalib-line'), message: text('ppalib-message'),
+                    progress: text('ppalib-progress'),
+                    pieces: Array.from(board.querySelectorAll('[id^="piece-"]')).map(e => e.id),
+                    legal: board.querySelectorAll('path[style*="fill: #7bc47b"]').length,
+                    svg: board.querySelector('svg').outerHTML.length};""")
+
+    def click_cell(self, cell: int) -> dict:
+        """Click the board's cell ``cell`` as a user does (the mouse on its target) and wait until the board is
+        redrawn; returns the board's state just after."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.by import By
+        before = self.board_state()["drawn"]
+        target = self.driver.find_element(By.CSS_SELECTOR, f'.ppalib-board [id="target-{cell}"] path')
+        ActionChains(self.driver).move_to_element(target).click().perform()
+        self.wait(lambda d: self.board_state()["drawn"] > before, 30, f"the board was not redrawn after a click "
+                                                                      f"on cell {cell}")
+        return self.board_state()
+
+    def wait_idle(self, timeout: float = 120) -> dict:
+        """Wait until no agent thinks (the board takes clicks again); returns the board's state."""
+        self.wait(lambda d: not self.board_state()["busy"], timeout, "the agent did not reply in time")
+        return self.board_state()
+
+    def screenshot_explorer(self, target: Path) -> Path:
+        """A PNG of the explorer widget alone (board and controls) at ``target``."""
+        from selenium.webdriver.common.by import By
+        element = self.driver.find_element(By.CSS_SELECTOR, ".ppalib-explorer")
+        self.script("arguments[0].scrollIntoView({block: 'start'});", element)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        element.screenshot(str(target))
+        return target

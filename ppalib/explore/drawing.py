@@ -68,7 +68,7 @@ def draw_board(game: Game, state: np.ndarray, ax, *, shade: np.ndarray | None = 
     an arrow from where it came), a ``selected`` cell (a gold ring) and the ``legal`` cells a click would play on
     (green dots).  ``coordinates``: the column letters and row numbers on the edges, as the move texts name cells
     (``cell_names``).  ``targets``: one invisible polygon per cell on top, gid ``target-<cell>``, that the widget's
-    SVG makes clickable.  Returns ``ax``."""
+    SVG makes clickable.  Pieces have the gid ``piece-<cell>-<owner>``.  Returns ``ax``."""
     from matplotlib import colormaps
     from matplotlib.patches import Circle, FancyArrowPatch, Polygon
 
@@ -110,11 +110,11 @@ def draw_board(game: Game, state: np.ndarray, ax, *, shade: np.ndarray | None = 
         x, y = coords[cell]
         if style == "fill" and pieces == "full":
             ax.add_patch(Polygon(_cell_polygon(kind, x, y), closed=True, facecolor=PIECE_COLOURS[owner],
-                                 edgecolor="0.45", linewidth=0.6, zorder=2))
+                                 edgecolor="0.45", linewidth=0.6, zorder=2, gid=f"piece-{cell}-{owner}"))
         else:
             centre = (x, y + 0.3) if pieces == "small" else (x, y)
             ax.add_patch(Circle(centre, radius, facecolor=PIECE_COLOURS[owner], edgecolor="black", linewidth=0.8,
-                                zorder=3))
+                                zorder=3, gid=f"piece-{cell}-{owner}"))
     if last_move is not None and last_state is not None:
         source = int(game.module.move_from(game.spec, last_state, last_move))
         target = int(game.module.move_to(game.spec, last_state, last_move))

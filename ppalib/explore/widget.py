@@ -31,7 +31,7 @@ from .session import Session, kernel_estimate, warm_kernels
 
 #: Pixels per inch of the picture on screen (CSS): the board is ``BOARD_HEIGHT`` x 96 px tall.
 SCREEN_DPI = 96
-VIEWS = {"search": "search", "weights": "learned weights", "board": "board only"}
+VIEWS = {"search": "search", "weights": "weights", "board": "board"}
 
 
 class BoardView(anywidget.AnyWidget):
@@ -70,11 +70,12 @@ class Explorer(widgets.VBox):
         self.board = BoardView(height=round(height * SCREEN_DPI))
         self.board.on_msg(self._on_board_message)
         self.status = widgets.HTML()
+        self.line = widgets.HTML(layout=widgets.Layout(max_width="330px"))
         self.progress = widgets.HTML()
         self.message = widgets.HTML(layout=widgets.Layout(max_width="330px"))
         self.view = widgets.ToggleButtons(options=[(label, key) for key, label in VIEWS.items()], value="search",
-                                          style={"button_width": "98px"},
-                                          tooltips=["each root move's visits and value",
+                                          style={"button_width": "90px"},
+                                          tooltips=["the search here: each root move's visits and value",
                                                     "the playout weights the search learned (PPA, MAST...)",
                                                     "the position alone"])
         self.move_choice = widgets.Dropdown(description="move", layout=widgets.Layout(width="210px"))
@@ -129,10 +130,13 @@ class Explorer(widgets.VBox):
             widgets.HBox([self.agent_button, self.play_on_button]),
             widgets.HBox([self.analyse_button, self.stored_search_button]),
             widgets.HBox([self.restart_button, self.auto_reply]),
-            *self.player_texts, self.players_button, self.progress, self.message],
+            *self.player_texts, self.players_button, self.line, self.progress, self.message],
             layout=widgets.Layout(min_width="330px"))
         super().__init__([self.status, widgets.HBox([self.board, controls],
                                                      layout=widgets.Layout(align_items="flex-start"))])
+        for widget, name in ((self, "ppalib-explorer"), (self.status, "ppalib-status"), (self.line, "ppalib-line"),
+                             (self.progress, "ppalib-progress"), (self.message, "ppalib-message")):
+            widget.add_class(name)  # for a reader's CSS, and the browser test
         self._fill_player_texts()
         self.refresh()
         if warm:
@@ -151,13 +155,16 @@ class Explorer(widgets.VBox):
             for control in self._controls:
                 control.disabled = True
 
-    def _background(self, label: str, job) -> bool:
+    def _background(self, label: str, job, draw_first: bool = False) -> bool:
         """Run ``job`` in the worker thread (after the kernels' warm-up), the board refusing clicks meanwhile;
-        ``label`` says what is done (with the seconds elapsed).  False when busy already."""
+        ``label`` says what is done (with the seconds elapsed); ``draw_first``: redraw now, the board already
+        busy (so a browser never sees the new position taking clicks before the reply).  False when busy."""
         with self._busy_lock:
             if self._busy:
                 return False
             self._set_busy(True)
+        if draw_first:
+            self.refresh()
         started = time.perf_counter()
         done = threading.Event()
 
@@ -174,9 +181,10 @@ class Explorer(widgets.VBox):
             finally:
                 done.set()
                 self.progress.value = ""
+                self.refresh()  # the picture first, then the board takes clicks again
                 with self._busy_lock:
                     self._set_busy(False)
-                self.refresh()
+                self._update_controls()
 
         self.progress.value = f"<i>{html.escape(label)}...</i>"
         threading.Thread(target=tick, daemon=True, name="ppalib-explorer-clock").start()
@@ -235,7 +243,8 @@ class Explorer(widgets.VBox):
                 action()
             except (ValueError, TypeError, RuntimeError) as error:
                 self._error(error)
-            self.refresh()
+            if not self._busy:  # an agent replying now draws from its thread: never read a session it changes
+                self.refresh()
         return handle
 
     def _on_board_message(self, _widget, content, _buffers) -> None:
@@ -262,8 +271,7 @@ class Explorer(widgets.VBox):
             return True
         if outcome == "played":
             self._choices = None
-            self.refresh()  # the human's move, drawn before any agent thinks
-            self._reply()
+            self._reply()  # the human's move is drawn before any agent thinks
             return True
         if outcome == "choose":
             self._choices = moves
@@ -277,9 +285,13 @@ class Explorer(widgets.VBox):
         return True
 
     def _reply(self) -> None:
-        if self.auto_reply.value and self.session.agent_to_move() is not None:
-            agent = self.session.agent_to_move()
-            self._background(f"{agent.label} thinking ({agent.playouts:,} playouts)", self._agents_play)
+        """After a human's move: draw it, and let the agents reply in the background (``auto_reply``)."""
+        agent = self.session.agent_to_move()
+        if self.auto_reply.value and agent is not None:
+            self._background(f"{agent.label} thinking ({agent.playouts:,} playouts)", self._agents_play,
+                             draw_first=True)
+        else:
+            self.refresh()
 
     def _agents_play(self) -> None:
         """The agents move until a human is to move, each move drawn as it is made."""
@@ -293,7 +305,6 @@ class Explorer(widgets.VBox):
             raise ValueError("no move chosen in the list")
         self.session.play(int(self.move_choice.value))
         self._choices = None
-        self.refresh()
         self._reply()
 
     def _agent_move(self) -> None:
@@ -313,12 +324,20 @@ class Explorer(widgets.VBox):
         for text, side in zip(self.player_texts, self.session.players):
             text.value = "human" if side is None else _agent_text(side)
 
+    def _line_text(self, last: int = 10) -> str:
+        """The line's last ``last`` moves up to the cursor, numbered from 1."""
+        session = self.session
+        first = max(0, session.ply - last)
+        moves = [f"{k + 1}. {session.move_text(session.moves[k], k)}" for k in range(first, session.ply)]
+        return ("... " if first else "") + (" ".join(moves) or "none yet")
+
     # ---- drawing -------------------------------------------------------------------------------------------------
     def refresh(self) -> None:
         """Redraw everything from the session."""
         session = self.session
         over = session.is_over()
         self.status.value = f"<b>{html.escape(session.status())}</b>"
+        self.line.value = f"<small>moves: {html.escape(self._line_text())}</small>"
         texts = session.legal_texts()
         if self._choices is not None:
             texts = [(text, move) for text, move in texts if move in self._choices]
@@ -334,8 +353,13 @@ class Explorer(widgets.VBox):
         with self.board.hold_sync():
             self.board.svg = svg
             self.board.drawn += 1
-        if self._busy:
-            return  # the controls stay disabled until the agents are done
+        if not self._busy:  # else the controls stay disabled until the agents are done
+            self._update_controls()
+
+    def _update_controls(self) -> None:
+        session = self.session
+        over = session.is_over()
+        texts = self.move_choice.options
         self.view.disabled = False
         self.move_choice.disabled = False
         self.play_button.disabled = not texts
