@@ -226,6 +226,24 @@ class LabPage:
     def __init__(self, driver, server: JupyterServer):
         self.driver, self.server = driver, server
 
+    #: The notebook shown (JupyterLab keeps other tabs' DOM: every query is made inside this one)
+    PANEL = "window.jupyterapp.shell.currentWidget.node"
+
+    def element(self, css: str):
+        """The first element matching ``css`` in the notebook shown."""
+        found = self.script(f"return {self.PANEL}.querySelector(arguments[0]);", css)
+        if found is None:
+            raise LookupError(f"no {css} in the notebook shown")
+        return found
+
+    def button(self, text: str):
+        """The button labelled ``text`` in the notebook shown."""
+        found = self.script(f"return Array.from({self.PANEL}.querySelectorAll('button'))"
+                            ".find(b => b.innerText.trim() === arguments[0]) || null;", text)
+        if found is None:
+            raise LookupError(f"no button {text!r} in the notebook shown")
+        return found
+
     def wait(self, condition, timeout: float, what: str):
         from selenium.webdriver.support.ui import WebDriverWait
         return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda d: condition(d), message=what)
@@ -237,21 +255,22 @@ class LabPage:
         """Open ``path`` (a notebook under the server's root), wait for its kernel, run all cells and wait for the
         explorer's board; returns the seconds from opening to the board shown."""
         started = time.monotonic()
-        self.driver.get(f"{self.server.url}/lab/tree/{path}?token={self.server.token}")
+        # reset: no tab of an earlier notebook restored beside it
+        self.driver.get(f"{self.server.url}/lab/tree/{path}?reset&token={self.server.token}")
         self.wait(lambda d: d.execute_script(
             "const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
             "const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;"
             "return !!(k && k.status === 'idle' && w.content && w.content.widgets.length);"), timeout,
             f"{path}: JupyterLab did not open the notebook with an idle kernel")
         self.script("window.jupyterapp.commands.execute('notebook:run-all-cells');")
-        self.wait(lambda d: d.execute_script("return !!document.querySelector('.ppalib-board svg [id^=\"target-\"]')"),
+        self.wait(lambda d: d.execute_script(f"return !!{self.PANEL}.querySelector('.ppalib-board svg [id^=\"target-\"]')"),
                   timeout, f"{path}: no board after running all cells")
         return time.monotonic() - started
 
     def board_state(self) -> dict:
-        return self.script("""
-            const board = document.querySelector('.ppalib-board');
-            const text = (c) => { const e = document.querySelector('.' + c); return e ? e.innerText : ''; };
+        return self.script(f"const panel = {self.PANEL};" + """
+            const board = panel.querySelector('.ppalib-board');
+            const text = (c) => { const e = panel.querySelector('.' + c); return e ? e.innerText : ''; };
             return {drawn: Number(board.dataset.drawn), busy: board.dataset.busy === 'true',
                     status: text('ppalib-status'), line: text('ppalib-line'), message: text('ppalib-message'),
                     progress: text('ppalib-progress'),
@@ -263,9 +282,8 @@ class LabPage:
         """Click the board's cell ``cell`` as a user does (the mouse on its target) and wait until the board is
         redrawn; returns the board's state just after."""
         from selenium.webdriver.common.action_chains import ActionChains
-        from selenium.webdriver.common.by import By
         before = self.board_state()["drawn"]
-        target = self.driver.find_element(By.CSS_SELECTOR, f'.ppalib-board [id="target-{cell}"] path')
+        target = self.element(f'.ppalib-board [id="target-{cell}"] path')
         ActionChains(self.driver).move_to_element(target).click().perform()
         self.wait(lambda d: self.board_state()["drawn"] > before, 30, f"the board was not redrawn after a click "
                                                                       f"on cell {cell}")
@@ -278,8 +296,7 @@ class LabPage:
 
     def screenshot_explorer(self, target: Path) -> Path:
         """A PNG of the explorer widget alone (board and controls) at ``target``."""
-        from selenium.webdriver.common.by import By
-        element = self.driver.find_element(By.CSS_SELECTOR, ".ppalib-explorer")
+        element = self.element(".ppalib-explorer")
         self.script("arguments[0].scrollIntoView({block: 'start'});", element)
         target.parent.mkdir(parents=True, exist_ok=True)
         element.screenshot(str(target))

@@ -193,11 +193,11 @@ def edge_labels(game: Game) -> list[tuple[float, float, str]]:
                        (coords[right, 0] + 0.85, coords[right, 1], letter)]
         return labels
     places = _rows_columns(graph)
-    away = 1.2 if graph.kind == "hex" else 0.8  # Hex: beyond the side lines (0.75 from the cells)
+    away = 1.15 if graph.kind == "hex" else 0.8  # Hex: beyond the side lines (0.75 from the cells)
     for cell, (row, column) in enumerate(places):
         x, y = coords[cell]
         if row == 0:
-            labels.append((x - (0.25 if graph.kind == "hex" else 0), y - away + 0.1, chr(ord("a") + column)))
+            labels.append((x, y - away, chr(ord("a") + column)))
         if column == 0:
             labels.append((x - away, y, str(_rank(game, row))))
     return labels
@@ -245,7 +245,7 @@ def draw_search(details: SearchDetails, ax, *, min_visits: float = 1.0, **board)
     the board.  Moves sharing a from and a to (Fanorona's approach and withdrawal) stack their labels on the
     arrow.  ``board``: more options of ``draw_board`` (the last move, a selected cell, legal cells).  Returns
     ``ax``; each move's label has the gid ``move:<id>``."""
-    from matplotlib import colormaps
+    from matplotlib import colormaps, patheffects
     from matplotlib.patches import Circle, FancyArrowPatch
 
     game, state, result = details.game, details.state, details.result
@@ -264,6 +264,7 @@ def draw_search(details: SearchDetails, ax, *, min_visits: float = 1.0, **board)
             shade[targets[i]] = max(share[i], 0 if np.isnan(shade[targets[i]]) else shade[targets[i]])
     draw_board(game, state, ax, shade=shade, vmin=0, vmax=top, **board)
     size = _font_size(graph)
+    points = board_style(game) == "points"
     sharing: dict[tuple[int, int], list[int]] = {}
     for i in shown:
         if sources[i] >= 0 <= targets[i]:
@@ -280,9 +281,12 @@ def draw_search(details: SearchDetails, ax, *, min_visits: float = 1.0, **board)
         if sources[i] < 0:
             x, y = coords[targets[i]]
             dark = share[i] / top > 0.55
+            # on points (Go, Gomoku) the lines cross the label: a halo of the cell's colour keeps it readable
+            halo = [patheffects.withStroke(linewidth=2.5, foreground=cmap(0.1 + 0.9 * share[i] / top) if
+                                           top > 0 else "white")] if points else None
             ax.text(x, y, label, ha="center", va="center", fontsize=size * 0.8, linespacing=0.95, zorder=7,
                     color="white" if dark else "black", gid=f"move:{move}",
-                    fontweight="bold" if chosen else "normal")
+                    fontweight="bold" if chosen else "normal", path_effects=halo)
             if chosen:
                 ax.add_patch(Circle((x, y), 0.47, facecolor="none", edgecolor="#d62728", linewidth=2, zorder=6))
         else:
@@ -302,7 +306,7 @@ def draw_search(details: SearchDetails, ax, *, min_visits: float = 1.0, **board)
                 suffix = details.texts[i][len(os.path.commonprefix([details.texts[j] for j in group])):]
                 label = f"{suffix or '·'} {result.visits[i]:.0f} {_value_text(values[i])}"
                 y += 0.22 * (len(group) - 1) / 2 - 0.22 * group.index(i)
-            ax.text(x, y, label, ha="center", va="center", fontsize=size * 0.75, linespacing=0.9, zorder=8,
+            ax.text(x, y, label, ha="center", va="center", fontsize=size * 0.8, linespacing=0.9, zorder=8,
                     gid=f"move:{move}", fontweight="bold" if chosen else "normal",
                     bbox=dict(boxstyle="round,pad=0.12", facecolor="white", edgecolor="none", alpha=0.75))
     y = coords[:, 1].min() - 0.85
