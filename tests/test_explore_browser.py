@@ -1,6 +1,7 @@
 """The explorer in a real browser: JupyterLab started on 127.0.0.1 (the README's server config), headless Chromium
 driven by selenium opens play.ipynb (copies with small parameters), runs it, clicks a Hex cell and a Breakthrough
-piece and its destination as a user does, and checks the board and the agent's reply.  Screenshots of a failure
+piece and its destination as a user does, and checks the board and the agent's reply, and that JupyterLab's save
+leaves the notebook file as it was (the server config's hook).  Screenshots of a failure
 are kept under output/browser/ (git-ignored).  Skips, saying so in one line, where no browser is installed
 (``bash scripts/install_browser.sh`` installs Debian's chromium and chromium-driver)."""
 import json
@@ -31,6 +32,8 @@ def test_jupyterlab_in_a_browser_plays_a_hex_click_and_a_breakthrough_two_click_
     root = tmp_path / "lab"
     for name, parameters in GAMES.items():
         notebook_with_parameters(PLAY, root / "notebooks" / f"play_{name}.ipynb", **parameters)
+    hex_notebook = root / "notebooks" / "play_hex.ipynb"
+    hex_source = hex_notebook.read_bytes()
     timings = {}
     started = time.monotonic()
     with jupyter_lab(root, tmp_path, "--LabApp.expose_app_in_browser=True") as server, \
@@ -56,6 +59,11 @@ def test_jupyterlab_in_a_browser_plays_a_hex_click_and_a_breakthrough_two_click_
             assert sorted(board["pieces"]) == sorted(["piece-12-0", f"piece-{_hex_cell(moves[1], 5)}-1"])
             assert "human to move" in board["status"] and board["message"] == ""
             page.screenshot_explorer(OUTPUT / "hex.png")
+            # JupyterLab's own save, through the README's server config: the notebook file stays as it was
+            saved_at = hex_notebook.stat().st_mtime_ns
+            page.script("return window.jupyterapp.commands.execute('docmanager:save');")
+            page.wait(lambda d: hex_notebook.stat().st_mtime_ns != saved_at, 30, "JupyterLab did not save")
+            assert hex_notebook.read_bytes() == hex_source, "JupyterLab's save changed the source notebook"
 
             step = "breakthrough"
             timings["breakthrough_open_to_board_s"] = round(page.open_and_run("notebooks/play_breakthrough.ipynb"), 1)

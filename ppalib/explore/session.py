@@ -469,10 +469,11 @@ class Session:
 
 
 # ---- kernels ------------------------------------------------------------------------------------------------------
-#: Seconds to make a game's kernels ready, as measured on this project's 2-core machine (README, "Exploring a
-#: game"): compiled the first time (30-70 s a game), loaded from numba's disk cache afterwards.
-COMPILE_SECONDS = "30-70"
-LOAD_SECONDS = "2-5"
+#: Seconds to make a game's kernels ready, shown as the explorer's estimate: compiled the first time for a game,
+#: loaded from numba's disk cache afterwards (measured by scripts/explorer_timings.py on this project's shared
+#: 2-core machine: figures/explorer/timings.json).
+COMPILE_SECONDS = "30-120"
+LOAD_SECONDS = "1-5"
 
 
 def kernel_estimate(game: Game, agents) -> tuple[bool, str]:

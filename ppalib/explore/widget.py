@@ -109,6 +109,7 @@ class Explorer(widgets.VBox):
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ppalib-explorer")
         self._tasks: list[Future] = []
         self._kernels = "ready"
+        self.warm_seconds: float | None = None  # how long the kernels took to be ready (compiled or loaded)
         for button, action in ((self.start_button, lambda: session.go_to(0)),
                                (self.back_button, session.back), (self.forward_button, session.forward),
                                (self.end_button, lambda: session.go_to(session.plies)),
@@ -206,7 +207,8 @@ class Explorer(widgets.VBox):
             try:
                 warm_kernels(self.session.game, agents)
                 self._kernels = "ready"
-                self.progress.value = f"<i>kernels ready in {time.perf_counter() - started:.0f} s</i>"
+                self.warm_seconds = time.perf_counter() - started
+                self.progress.value = f"<i>kernels ready in {self.warm_seconds:.0f} s</i>"
             except Exception as error:  # shown, not raised: the widget must survive (the reply will say more)
                 self._kernels = "ready"
                 self._error(error)
@@ -249,9 +251,12 @@ class Explorer(widgets.VBox):
 
     def _on_board_message(self, _widget, content, _buffers) -> None:
         if isinstance(content, dict) and content.get("event") == "click":
-            played = self.click_cell(int(content["cell"]), drawn=content.get("drawn"))
-            if not played:
-                self.board.send({"event": "ready"})
+            taken = False
+            try:
+                taken = self.click_cell(int(content["cell"]), drawn=content.get("drawn"))
+            finally:
+                if not taken:  # no new picture comes: the browser may take clicks again
+                    self.board.send({"event": "ready"})
 
     def click_cell(self, cell: int, drawn: int | None = None) -> bool:
         """A click on ``cell`` of the board (what the browser sends): play, select or offer the moves it fits, draw
