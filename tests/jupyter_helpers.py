@@ -135,7 +135,9 @@ def jupyter_lab(root_dir: Path, tmp_path: Path, *extra: str):
     log = tmp_path / "jupyter.log"
     command = [str(Path(sys.executable).with_name("jupyter-lab")), f"--config={CONFIG}", "--no-browser",
                "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}", *extra]
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+               # checkpoints in the test's folder, not .ipynb_checkpoints/ beside the repository's notebooks
+               f"--FileCheckpoints.checkpoint_dir={tmp_path / 'checkpoints'}", *extra]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # CI containers run as root
     with open(log, "w") as handle:
