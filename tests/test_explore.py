@@ -2,6 +2,8 @@
 replayed, the pictures' annotations, the widget driven by its handlers, and play.ipynb run headless (static) and
 driven through a real kernel (widgets)."""
 import json
+import re
+import threading
 from pathlib import Path
 
 import nbformat
@@ -14,6 +16,7 @@ from ppalib.agents import make_agent
 from ppalib.explore import (cell_weights, draw_search, draw_weights, explore, move_weights, new_session,
                             notebook_session, open_stored_game, prepare_static_view, session_figure,
                             stored_conditions, widgets_available)
+from ppalib.explore.drawing import LEGAL_COLOUR, board_marks, cell_names
 from ppalib.games import GAMES, make_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -289,26 +292,67 @@ def test_draw_search_lists_moves_off_the_board_under_it():
 
 
 # ---- the widget, without a kernel -----------------------------------------------------------------------------------
-def test_the_widget_plays_a_click_lets_the_agent_reply_and_steps_back():
+def test_the_board_picture_has_one_click_target_per_cell_and_the_coordinates_on_its_edges():
+    session = new_session("hex", 5, players=("human", "human"))
+    svg = explore(session, warm=False).board.svg
+    assert re.findall(r'id="target-(\d+)"', svg) == [str(c) for c in range(25)]
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    assert [t for t in texts if t in "abcde" and t] == list("abcde") and all(str(r) in texts for r in range(1, 6))
+    assert "hex 5x5 ·" in session.status()  # not "hex hex, 25 cells"
+
+
+@pytest.mark.parametrize("name", BOARD_GAMES)
+def test_the_cell_names_on_the_board_are_the_move_texts_cells(name):
+    session = new_session(name, small_size(name), players=("human", "human"))
+    game, state = session.game, session.history[0]
+    names = cell_names(game)
+    for move in session.legal_moves():
+        target = int(game.module.move_to(game.spec, state, move))
+        if target >= 0:
+            text = game.move_to_str(state, int(move))
+            # Connect Four names a move by its column alone: the column letter on the board's edge
+            assert names[target] in text if name != "connect_four" else names[target][0] == text
+
+
+def test_the_widget_draws_a_click_at_once_refuses_clicks_while_the_agent_thinks_and_steps_back():
     session = new_session("hex", 3, players=("human", "ppa"), playouts=30, seed=1)
     widget = explore(session)
-    first_picture = widget.picture.value
-    widget.cell_buttons[4].click()
-    assert session.moves[0] == 4 and session.ply == 2  # the agent replied
-    assert widget.cell_buttons[4].description == "●" and widget.picture.value != first_picture
+    widget.wait()  # the kernels' warm-up
+    first_picture, first_drawn = widget.board.svg, widget.board.drawn
+    thinking, release = threading.Event(), threading.Event()
+    agent_move = session.agent_move
+
+    def slow_agent_move():
+        thinking.set()
+        release.wait(30)
+        return agent_move()
+    session.agent_move = slow_agent_move
+    assert widget.click_cell(4, drawn=first_drawn)
+    assert thinking.wait(30) and widget.busy and widget.board.busy and widget.agent_button.disabled
+    assert session.moves == [4] and widget.board.svg != first_picture  # the human's move drawn before the reply
+    assert "ply 1 of 1" in widget.status.value
+    assert not widget.click_cell(0) and session.moves == [4]  # refused while the agent thinks: nothing queued
+    widget.back_button.click()
+    assert session.ply == 1
+    release.set()
+    widget.wait()
+    assert session.ply == 2 and session.moves[0] == 4 and not widget.busy and not widget.board.busy
+    assert not widget.click_cell(0, drawn=first_drawn) and session.ply == 2  # a click on an old picture
     widget.back_button.click()
     assert session.ply == 1 and session.current_search.origin == "played"
     widget.forward_button.click()
-    widget.cell_buttons[4].click()  # occupied: nothing happens, and the widget says why
+    assert widget.click_cell(4)  # occupied: nothing happens, and the widget says why
     assert session.ply == 2 and "no legal move" in widget.message.value
 
 
 def test_the_widget_moves_a_piece_in_two_clicks_and_reports_errors_without_raising():
     session = new_session("breakthrough", 5, players=("human", "human"))
     widget = explore(session)
-    widget.cell_buttons[6].click()  # b2 selected: its destinations are marked
-    assert session.selected_from == 6 and widget.cell_buttons[11].style.button_color == "#cfe8cf"
-    widget.cell_buttons[11].click()
+    widget.click_cell(6)  # b2 selected: its destinations are marked
+    legal = board_marks(session)["legal"]
+    assert session.selected_from == 6 and 11 in legal
+    assert widget.board.svg.count(f"fill: {LEGAL_COLOUR}") == len(legal)
+    widget.click_cell(11)
     assert session.move_text(session.moves[0], 0) == "b2-b3"
     widget.player_texts[1].value = "robot"
     widget.players_button.click()
@@ -317,14 +361,29 @@ def test_the_widget_moves_a_piece_in_two_clicks_and_reports_errors_without_raisi
     widget.players_button.click()
     assert session.players[1].c == 0.7 and widget.message.value == ""
     widget.agent_button.click()
+    widget.wait()
     assert session.ply == 2 and session.current_search is None  # the cursor moved on past the agent's search
     widget.move_choice.value = widget.move_choice.options[0][1]
     widget.play_button.click()
+    widget.wait()
     assert session.ply == 4  # the human's move, and UCT's reply (agents reply by default)
     widget.auto_reply.value = False
     widget.move_choice.value = widget.move_choice.options[0][1]
     widget.play_button.click()
+    widget.wait()
     assert session.ply == 5 and session.to_move == 1
+
+
+def test_the_widget_shows_the_learned_weights_on_the_board_when_asked():
+    session = new_session("go", 5, players=("human", "human"), analyst="ppa", playouts=60)
+    widget = explore(session)
+    widget.analyse_button.click()
+    widget.wait()
+    assert session.current_search.origin == "analysis"
+    widget.view.value = "weights"
+    assert widget.board.svg.count('id="cell:') == 25 and widget.board.svg.count('id="target-') == 25
+    widget.restart_button.click()
+    assert widget.view.value == "search"  # no search here: no weights to show
 
 
 def test_the_widget_of_a_stored_game_replays_its_search():
@@ -334,6 +393,7 @@ def test_the_widget_of_a_stored_game_replays_its_search():
     assert widget.stored_search_button.layout.display is None and widget.back_button.disabled
     widget.forward_button.click()
     widget.stored_search_button.click()
+    widget.wait()
     assert session.current_search.origin == "stored" and session.current_search.result.move == session.moves[1]
 
 
@@ -388,16 +448,19 @@ def test_play_notebook_drives_its_widget_through_a_kernel(tmp_path):
         "\n".join(f"{name} = {value!r}" for name, value in parameters.items())))
     notebook.cells.append(nbformat.v4.new_code_cell("""\
 import json
-before = explorer.picture.value
-explorer.cell_buttons[4].click()                       # the centre; the PPA agent replies
+before = explorer.board.svg
+explorer.click_cell(4)                                 # the centre, as the browser sends it; PPA replies
+explorer.wait()
 after_click = (session.ply, list(session.moves))
 explorer.move_choice.value = explorer.move_choice.options[0][1]
 explorer.play_button.click()                           # a move chosen in the list; the agent replies again
+explorer.wait()
 explorer.back_button.click()
 explorer.analyse_button.click()                        # search the position without playing
+explorer.wait()
 print("STATE " + json.dumps({"after_click": after_click, "ply": session.ply, "plies": session.plies,
                              "moves": session.moves, "search": session.current_search.origin,
-                             "picture_changed": explorer.picture.value != before,
+                             "picture_changed": explorer.board.svg != before,
                              "status": explorer.status.value}))"""))
     NotebookClient(notebook, kernel_name="python3", timeout=600,
                    resources={"metadata": {"path": str(PLAY.parent)}}).execute()

@@ -16,8 +16,9 @@ LAYERS = [
     {"training", "experiments", "dask_executor"},
     {"report"},
     {"papers"},
-    # the front ends: the CLI, reproduce, and the explorer (which reads agents as the CLI's --agent)
-    {"bench", "reproduce", "cli_values", "__main__", "explore", "site"},
+    # the front ends: the CLI, reproduce, the explorer (which reads agents as the CLI's --agent) and the Jupyter
+    # server's save hook that keeps source notebooks clean
+    {"bench", "reproduce", "cli_values", "__main__", "explore", "notebook_hygiene", "site"},
 ]
 LAYER = {room: i for i, rooms in enumerate(LAYERS) for room in rooms}
 

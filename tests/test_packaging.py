@@ -37,4 +37,5 @@ def test_readme_starts_with_the_two_commands_and_ci_runs_the_test_one():
     commands = re.findall(r"^```(?:bash|sh)\n(.+?)\n```", readme, flags=re.M | re.S)[:2]
     assert commands == ["bash scripts/reproduce.sh", "bash scripts/test.sh"]
     ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line and not line.startswith(("#", "set ", "cd "))]
-    assert ci == ["bash scripts/test.sh"]
+    # the browser for tests/test_explore_browser.py, then exactly the README's test command
+    assert ci == ["bash scripts/install_browser.sh", "bash scripts/test.sh"]

@@ -5,15 +5,17 @@ root's visits and values drawn on the board and, for PPA/PPAF (and MAST/MASTF), 
 cell or per move code.  Three parts, each usable alone:
 
 * ``session``: the model, pure Python (``Session``, ``new_session``, ``open_stored_game``, ``stored_conditions``);
-* ``drawing``: matplotlib pictures of a session or a search (``session_figure``, ``draw_search``,
-  ``draw_weights``...), the static fallback where widgets are not available (papermill);
-* ``widget``: a thin ipywidgets front (``Explorer``, ``explore``), for JupyterLab (``notebooks/play.ipynb``).
+* ``drawing``: matplotlib pictures of a session or a search (``board_figure``, ``session_figure``,
+  ``draw_search``, ``draw_weights``...): the widget's board (as SVG) and the static pictures where widgets are not
+  available (papermill);
+* ``widget``: the board as one clickable SVG picture (a small anywidget) and ipywidgets controls (``Explorer``,
+  ``explore``), for JupyterLab (``notebooks/play.ipynb``).
 
 This room is a front end, beside the CLI: it uses games, agents, the store and experiments (to replay a stored
 game's searches), and nothing below imports it.
 """
-from .drawing import (cell_weights, draw_board, draw_cell_weights, draw_code_weights, draw_search, draw_weights,
-                      figure_png, session_figure)
+from .drawing import (board_figure, cell_names, cell_weights, draw_board, draw_cell_weights, draw_code_weights,
+                      draw_search, draw_weights, figure_png, figure_svg, session_figure)
 from .session import (HUMAN, SearchDetails, Session, StoredGame, move_codes, move_weights, new_session,
                       notebook_session, open_stored_game, parse_player, playout_probabilities, policy_sharpness,
                       prepare_static_view, results_folder, stored_conditions)
@@ -35,8 +37,8 @@ def explore(session: Session, **options):
     return Explorer(session, **options)
 
 
-__all__ = ["HUMAN", "SearchDetails", "Session", "StoredGame", "cell_weights", "draw_board", "draw_cell_weights",
-           "draw_code_weights", "draw_search", "draw_weights", "explore", "figure_png", "move_codes", "move_weights",
+__all__ = ["HUMAN", "SearchDetails", "Session", "StoredGame", "board_figure", "cell_names", "cell_weights", "draw_board", "draw_cell_weights",
+           "draw_code_weights", "draw_search", "draw_weights", "explore", "figure_png", "figure_svg", "move_codes", "move_weights",
            "new_session", "notebook_session", "open_stored_game", "parse_player", "playout_probabilities",
            "policy_sharpness", "prepare_static_view", "results_folder", "session_figure", "stored_conditions",
            "widgets_available"]

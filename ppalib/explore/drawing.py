@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 
 import numpy as np
 
@@ -25,6 +26,7 @@ TEXT_ON_PIECE = ("white", "black")
 BOARD_COLOUR = "#e9cf9b"
 SQUARE_COLOURS = ("#f0d9b5", "#d8b27a")
 VISITS_CMAP = "Blues"
+LEGAL_COLOUR = "#7bc47b"
 WEIGHTS_CMAP = "RdBu_r"
 # Games drawn otherwise than by their graph's kind: stones on points, or cells covered by dominoes.
 POINT_GAMES = ("go", "gomoku", "fanorona")
@@ -53,16 +55,20 @@ def _cell_polygon(kind: str, x: float, y: float) -> list[tuple[float, float]]:
 
 def _font_size(graph) -> float:
     span = max(np.ptp(graph.coords[:, 0]), np.ptp(graph.coords[:, 1])) + 1
-    return float(np.clip(70 / span, 4.5, 10))
+    return float(np.clip(80 / span, 6, 11))
 
 
 def draw_board(game: Game, state: np.ndarray, ax, *, shade: np.ndarray | None = None, cmap=VISITS_CMAP,
                vmin: float = 0.0, vmax: float = 1.0, pieces: str = "full", last_move: int | None = None,
-               last_state: np.ndarray | None = None, selected: int | None = None):
+               last_state: np.ndarray | None = None, selected: int | None = None, legal=(),
+               coordinates: bool = True, targets: bool = True):
     """Draw ``state`` of ``game`` on the Axes ``ax``: the board, each cell shaded by ``shade[cell]`` (NaN: none) in
     ``cmap`` from ``vmin`` to ``vmax``, the pieces (``pieces``: ``"full"``, ``"small"`` to keep the shading
     readable, or ``"none"``), the last move (``last_move`` as played from ``last_state``: a red ring on its cell,
-    an arrow from where it came) and a ``selected`` cell (a gold ring).  Returns ``ax``."""
+    an arrow from where it came), a ``selected`` cell (a gold ring) and the ``legal`` cells a click would play on
+    (green dots).  ``coordinates``: the column letters and row numbers on the edges, as the move texts name cells
+    (``cell_names``).  ``targets``: one invisible polygon per cell on top, gid ``target-<cell>``, that the widget's
+    SVG makes clickable.  Pieces have the gid ``piece-<cell>-<owner>``.  Returns ``ax``."""
     from matplotlib import colormaps
     from matplotlib.patches import Circle, FancyArrowPatch, Polygon
 
@@ -104,11 +110,11 @@ def draw_board(game: Game, state: np.ndarray, ax, *, shade: np.ndarray | None = 
         x, y = coords[cell]
         if style == "fill" and pieces == "full":
             ax.add_patch(Polygon(_cell_polygon(kind, x, y), closed=True, facecolor=PIECE_COLOURS[owner],
-                                 edgecolor="0.45", linewidth=0.6, zorder=2))
+                                 edgecolor="0.45", linewidth=0.6, zorder=2, gid=f"piece-{cell}-{owner}"))
         else:
             centre = (x, y + 0.3) if pieces == "small" else (x, y)
             ax.add_patch(Circle(centre, radius, facecolor=PIECE_COLOURS[owner], edgecolor="black", linewidth=0.8,
-                                zorder=3))
+                                zorder=3, gid=f"piece-{cell}-{owner}"))
     if last_move is not None and last_state is not None:
         source = int(game.module.move_from(game.spec, last_state, last_move))
         target = int(game.module.move_to(game.spec, last_state, last_move))
@@ -120,12 +126,81 @@ def draw_board(game: Game, state: np.ndarray, ax, *, shade: np.ndarray | None = 
                                              color="#d62728", linewidth=1.2, zorder=5, shrinkA=4, shrinkB=10))
     if selected is not None:
         ax.add_patch(Circle(coords[selected], 0.47, facecolor="none", edgecolor="#e6a700", linewidth=2.5, zorder=6))
-    pad = 0.7 if kind == "square" else 0.8
-    ax.set_xlim(coords[:, 0].min() - pad, coords[:, 0].max() + pad)
-    ax.set_ylim(coords[:, 1].min() - pad - 0.3, coords[:, 1].max() + pad)
+    for cell in legal:
+        ax.add_patch(Circle(coords[cell], 0.13, facecolor=LEGAL_COLOUR, edgecolor="#1e6b1e", linewidth=0.8,
+                            zorder=6))
+    labels = edge_labels(game) if coordinates else []
+    for x, y, text in labels:
+        ax.text(x, y, text, ha="center", va="center", fontsize=_font_size(graph) * 0.85, color="0.3", zorder=1,
+                gid="coordinate")
+    if targets:
+        for cell in range(graph.cells):
+            ax.add_patch(Polygon(_cell_polygon(kind, *coords[cell]), closed=True, facecolor="white", alpha=0.0,
+                                 edgecolor="none", zorder=20, gid=f"target-{cell}"))
+    # the limits hold every cell with its outline, Hex's side lines and the coordinates, so nothing is cut
+    reach = 0.6 if kind == "square" else 0.95  # a cell's half width; Hex's side lines lie 0.8 out
+    xs = np.concatenate([coords[:, 0] - reach, coords[:, 0] + reach, [x - 0.35 for x, _, _ in labels]])
+    ys = np.concatenate([coords[:, 1] - reach, coords[:, 1] + reach, [y - 0.35 for _, y, _ in labels]])
+    ax.set_xlim(xs.min(), xs.max())
+    ax.set_ylim(ys.min(), ys.max())
     ax.set_aspect("equal")
     ax.axis("off")
     return ax
+
+
+def cell_names(game: Game) -> list[str]:
+    """Each cell's name as the game's move texts write it: column letter and row number (square boards and Hex's
+    rhombus: column a on the left, row 1 at the bottom, Othello's at the top), or Yavalath's names (row letter, then the cell's
+    place in its row)."""
+    graph = game.module.board_graph(game.spec)
+    if hasattr(game.module, "CELL_NAMES"):
+        return list(game.module.CELL_NAMES)
+    return [f"{chr(ord('a') + column)}{_rank(game, row)}" for row, column in _rows_columns(graph)]
+
+
+def _rank(game: Game, row: int) -> int:
+    """The number a row bears in move texts: from 1 at the bottom, or from the top in Othello's coordinates."""
+    return game.size - row if game.module.__name__.endswith(".othello") else row + 1
+
+
+def _rows_columns(graph) -> list[tuple[int, int]]:
+    """(row, column) of each cell of a square board or a Hex rhombus (``graph.hex_rhombus_graph``: x = c + r/2)."""
+    x, y = graph.coords[:, 0], graph.coords[:, 1]
+    if graph.kind == "square":
+        rows, columns = np.rint(y - y.min()), np.rint(x - x.min())
+    else:
+        rows = np.rint((y - y.min()) / (math.sqrt(3) / 2))
+        columns = np.rint(x - x.min() - rows / 2)
+    return [(int(r), int(c)) for r, c in zip(rows, columns)]
+
+
+def edge_labels(game: Game) -> list[tuple[float, float, str]]:
+    """The coordinates written round the board, (x, y, text): column letters under the bottom row and row numbers
+    left of the first column (square boards, Hex beyond its side lines); Yavalath's row letters at both ends of
+    each row."""
+    graph = game.module.board_graph(game.spec)
+    coords = graph.coords
+    labels = []
+    if hasattr(game.module, "CELL_NAMES"):  # a hexagon: rows are named, cells counted along them
+        rows: dict[float, list[int]] = {}
+        for cell, name in enumerate(game.module.CELL_NAMES):
+            rows.setdefault(round(float(coords[cell, 1]), 6), []).append(cell)
+        for cells in rows.values():
+            left = min(cells, key=lambda c: coords[c, 0])
+            right = max(cells, key=lambda c: coords[c, 0])
+            letter = game.module.CELL_NAMES[left][0]
+            labels += [(coords[left, 0] - 0.85, coords[left, 1], letter),
+                       (coords[right, 0] + 0.85, coords[right, 1], letter)]
+        return labels
+    places = _rows_columns(graph)
+    away = 1.15 if graph.kind == "hex" else 0.8  # Hex: beyond the side lines (0.75 from the cells)
+    for cell, (row, column) in enumerate(places):
+        x, y = coords[cell]
+        if row == 0:
+            labels.append((x, y - away, chr(ord("a") + column)))
+        if column == 0:
+            labels.append((x - away, y, str(_rank(game, row))))
+    return labels
 
 
 def _line_neighbours(game: Game, graph, cell: int) -> list[int]:
@@ -162,13 +237,15 @@ def _player_name(player: int) -> str:
 
 
 # ---- a search ---------------------------------------------------------------------------------------------------
-def draw_search(details: SearchDetails, ax, *, min_visits: float = 1.0):
+def draw_search(details: SearchDetails, ax, *, min_visits: float = 1.0, **board):
     """The root of a search drawn on its position: each root move with at least ``min_visits`` playouts shaded by
     its share of the root's visits (placements: the cell; moves with a from and a to: an arrow whose width and
     colour grow with the share) and labelled with its visits and value (mean result for the player to move, 0..1);
     the move chosen is outlined in red.  Moves that are not on a cell (pass, swap, Fanorona's stop) are listed under
-    the board.  Returns ``ax``; each move's label has the gid ``move:<id>``."""
-    from matplotlib import colormaps
+    the board.  Moves sharing a from and a to (Fanorona's approach and withdrawal) stack their labels on the
+    arrow.  ``board``: more options of ``draw_board`` (the last move, a selected cell, legal cells).  Returns
+    ``ax``; each move's label has the gid ``move:<id>``."""
+    from matplotlib import colormaps, patheffects
     from matplotlib.patches import Circle, FancyArrowPatch
 
     game, state, result = details.game, details.state, details.result
@@ -185,8 +262,13 @@ def draw_search(details: SearchDetails, ax, *, min_visits: float = 1.0):
     for i in shown:
         if sources[i] < 0 <= targets[i]:
             shade[targets[i]] = max(share[i], 0 if np.isnan(shade[targets[i]]) else shade[targets[i]])
-    draw_board(game, state, ax, shade=shade, vmin=0, vmax=top)
+    draw_board(game, state, ax, shade=shade, vmin=0, vmax=top, **board)
     size = _font_size(graph)
+    points = board_style(game) == "points"
+    sharing: dict[tuple[int, int], list[int]] = {}
+    for i in shown:
+        if sources[i] >= 0 <= targets[i]:
+            sharing.setdefault((sources[i], targets[i]), []).append(i)
     cmap = colormaps[VISITS_CMAP]
     off_board = []
     for i in shown:
@@ -199,9 +281,12 @@ def draw_search(details: SearchDetails, ax, *, min_visits: float = 1.0):
         if sources[i] < 0:
             x, y = coords[targets[i]]
             dark = share[i] / top > 0.55
+            # on points (Go, Gomoku) the lines cross the label: a halo of the cell's colour keeps it readable
+            halo = [patheffects.withStroke(linewidth=2.5, foreground=cmap(0.1 + 0.9 * share[i] / top) if
+                                           top > 0 else "white")] if points else None
             ax.text(x, y, label, ha="center", va="center", fontsize=size * 0.8, linespacing=0.95, zorder=7,
                     color="white" if dark else "black", gid=f"move:{move}",
-                    fontweight="bold" if chosen else "normal")
+                    fontweight="bold" if chosen else "normal", path_effects=halo)
             if chosen:
                 ax.add_patch(Circle((x, y), 0.47, facecolor="none", edgecolor="#d62728", linewidth=2, zorder=6))
         else:
@@ -213,9 +298,15 @@ def draw_search(details: SearchDetails, ax, *, min_visits: float = 1.0):
             if chosen:
                 ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-", linewidth=1.0, color="#d62728",
                                              zorder=6.5, shrinkA=3, shrinkB=6))
-            # the label sits on the arrow, nearer its head, so arrows ending on one cell keep apart labels
+            # the label sits on the arrow, nearer its head, so arrows ending on one cell keep apart labels; moves
+            # with the same from and to stack theirs, each line led by what tells them apart (a, w)
+            group = sharing[(sources[i], targets[i])]
             x, y = start + 0.62 * (end - start)
-            ax.text(x, y, label, ha="center", va="center", fontsize=size * 0.65, linespacing=0.9, zorder=8,
+            if len(group) > 1:
+                suffix = details.texts[i][len(os.path.commonprefix([details.texts[j] for j in group])):]
+                label = f"{suffix or '·'} {result.visits[i]:.0f} {_value_text(values[i])}"
+                y += 0.22 * (len(group) - 1) / 2 - 0.22 * group.index(i)
+            ax.text(x, y, label, ha="center", va="center", fontsize=size * 0.8, linespacing=0.9, zorder=8,
                     gid=f"move:{move}", fontweight="bold" if chosen else "normal",
                     bbox=dict(boxstyle="round,pad=0.12", facecolor="white", edgecolor="none", alpha=0.75))
     y = coords[:, 1].min() - 0.85
@@ -267,11 +358,11 @@ def cell_weights(details: SearchDetails) -> np.ndarray | None:
     return result.policy[offset:offset + cells]
 
 
-def draw_cell_weights(details: SearchDetails, ax, weights: np.ndarray | None = None):
+def draw_cell_weights(details: SearchDetails, ax, weights: np.ndarray | None = None, **board):
     """PPA/MAST weights as a heat map per cell (``cell_weights``): each cell coloured by the weight the playouts give
     a placement there by the player to move, labelled with it; pieces shrink to small discs so that occupied cells
     show their weight too.  PPA: red above 0, blue below, the scale symmetric about 0; MAST (the code's mean
-    result): 0 blue to 1 red, 0.5 white.  Gids ``cell:<index>``."""
+    result): 0 blue to 1 red, 0.5 white.  ``board``: more options of ``draw_board``.  Gids ``cell:<index>``."""
     weights = cell_weights(details) if weights is None else weights
     if weights is None:
         raise ValueError("the game's move codes are not cells here: use draw_code_weights")
@@ -283,7 +374,8 @@ def draw_cell_weights(details: SearchDetails, ax, weights: np.ndarray | None = N
     else:
         high = float(np.max(np.abs(weights))) or 1.0
         low = -high
-    draw_board(game, details.state, ax, shade=weights, cmap=WEIGHTS_CMAP, vmin=low, vmax=high, pieces="small")
+    draw_board(game, details.state, ax, shade=weights, cmap=WEIGHTS_CMAP, vmin=low, vmax=high, pieces="small",
+               **board)
     size = _font_size(graph)
     middle, half = (low + high) / 2, (high - low) / 2
     for cell, weight in enumerate(weights):
@@ -337,33 +429,104 @@ def draw_weights(details: SearchDetails, ax):
 
 
 # ---- figures ----------------------------------------------------------------------------------------------------
-def session_figure(session: Session, *, width: float = 9.0):
-    """What the explorer shows: the position at the cursor (its last move marked) with the search made there drawn
-    on it, if any, and beside it the search's learned playout weights when the agent learns some (PPA, PPAF, MAST,
-    MASTF).  A ``matplotlib.figure.Figure`` (no pyplot: nothing stays open)."""
+#: The board picture's height in inches: at the widget's 96 px an inch about 460 px, so that the board, the status
+#: line above it and the controls beside it fit a laptop's JupyterLab (1366 x 768 and up) without scrolling.
+BOARD_HEIGHT = 4.8
+
+
+def board_marks(session: Session) -> dict:
+    """What ``draw_board`` marks on the session's position: the last move, the selected cell and, once a piece is
+    selected, the cells it can move to."""
+    game, state = session.game, session.history[session.ply]
+    last = session.ply - 1
+    legal = []
+    if session.selected_from is not None:
+        module = game.module
+        legal = sorted({int(module.move_to(game.spec, state, m)) for m in session.legal_moves()
+                        if int(module.move_from(game.spec, state, m)) == session.selected_from} - {-1})
+    return {"last_move": session.moves[last] if last >= 0 else None,
+            "last_state": session.history[last] if last >= 0 else None,
+            "selected": session.selected_from, "legal": legal}
+
+
+def draw_position(session: Session, ax, view: str = "search"):
+    """The session's position at the cursor on ``ax``, as the widget shows it: ``view="search"`` draws the search
+    made there (if any) on it, ``"weights"`` its learned playout weights per cell (where the codes are cells;
+    else the bars of ``draw_code_weights``), ``"board"`` the position alone.  Returns ``ax``."""
+    if view not in ("search", "weights", "board"):
+        raise ValueError(f"view={view!r} must be 'search', 'weights' or 'board'")
+    details = session.current_search
+    marks = board_marks(session)
+    if view == "weights" and details is not None and details.result.policy.size:
+        weights = cell_weights(details)
+        if weights is None:
+            return draw_code_weights(details, ax)
+        return draw_cell_weights(details, ax, weights, **marks)
+    if view != "board" and details is not None:
+        return draw_search(details, ax, **marks)
+    draw_board(session.game, session.history[session.ply], ax, **marks)
+    if session.ply > 0:
+        ax.set_title(f"last move: {session.move_text(session.moves[session.ply - 1], session.ply - 1)}",
+                     fontsize=8)
+    return ax
+
+
+def board_figure(session: Session, view: str = "search", height: float = BOARD_HEIGHT):
+    """The widget's picture: one panel (``draw_position``), ``height`` inches tall and as wide as the board needs.
+    A ``matplotlib.figure.Figure`` (no pyplot)."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(height, height), layout="constrained")
+    ax = figure.subplots()
+    draw_position(session, ax, view)
+    _fit_width(figure, [ax], height)
+    return figure
+
+
+def session_figure(session: Session, *, height: float = BOARD_HEIGHT, width: float | None = None):
+    """What the explorer shows, static (papermill, a terminal): the position at the cursor (its last move marked)
+    with the search made there drawn on it, if any, and beside it the search's learned playout weights when the
+    agent learns some (PPA, PPAF, MAST, MASTF).  ``width``: None sizes the figure to the boards.  A
+    ``matplotlib.figure.Figure`` (no pyplot: nothing stays open)."""
     from matplotlib.figure import Figure
 
     details = session.current_search
     panels = 2 if details is not None and details.result.policy.size else 1
-    figure = Figure(figsize=(width if panels == 2 else width / 2 + 0.5, width / 2 + 0.4), layout="constrained")
+    figure = Figure(figsize=(width or height * panels, height), layout="constrained")
     axes = figure.subplots(1, panels, squeeze=False)[0]
-    if details is not None:
-        draw_search(details, axes[0])
-    else:
-        last = session.ply - 1
-        draw_board(session.game, session.history[session.ply], axes[0],
-                   last_move=session.moves[last] if last >= 0 else None,
-                   last_state=session.history[last] if last >= 0 else None, selected=session.selected_from)
-        if last >= 0:
-            axes[0].set_title(f"last move: {session.move_text(session.moves[last], last)}", fontsize=8)
+    draw_position(session, axes[0], "search")
     if panels == 2:
-        draw_weights(details, axes[1])
+        draw_position(session, axes[1], "weights")
     figure.suptitle(session.status(), fontsize=9)
+    if width is None:
+        _fit_width(figure, axes, height)
     return figure
 
 
-def figure_png(figure, dpi: int = 90) -> bytes:
-    """``figure`` as PNG bytes (what the widget's picture shows)."""
+def _fit_width(figure, axes, height: float) -> None:
+    """Make ``figure`` as wide as its board panels drawn ``height`` tall need (bar charts take a board's width)."""
+    width = 0.0
+    for ax in axes:
+        if ax.get_aspect() == 1.0:
+            (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+            width += (height - 0.6) * (x1 - x0) / (y1 - y0) + 0.2
+        else:
+            width += height
+    figure.set_size_inches(float(np.clip(width, 3.5, 12)), height)
+
+
+def figure_png(figure, dpi: int = 100) -> bytes:
+    """``figure`` as PNG bytes."""
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+def figure_svg(figure) -> str:
+    """``figure`` as SVG text (what the widget shows: sharp at any zoom), its texts kept as text (small, and
+    readable by tests) and each artist's gid as an element id (``target-<cell>``: the click targets)."""
+    from matplotlib import rc_context
+    buffer = io.StringIO()
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "ppalib"}):
+        figure.savefig(buffer, format="svg")
     return buffer.getvalue()

@@ -248,7 +248,14 @@ class Session:
         return f"{where} · game over: {self.player_label(winner)} wins"
 
     def _board(self) -> str:
+        """The board in words after the game's name: ``5x5``, Hex's rhombus ``7x7``, Yavalath's ``hexagon, 61
+        cells`` (``board_text`` would repeat "hex" after Hex's name)."""
         from ..games import board_text
+        graph = self.game.module.board_graph(self.game.spec)
+        if graph.kind == "hex":
+            if hasattr(self.game.module, "CELL_NAMES"):
+                return f"hexagon, {graph.cells} cells"
+            return f"{self.game.size}x{self.game.size}"
         return board_text(self.game)
 
     # ---- moving along the line ---------------------------------------------------------------------------------
@@ -459,6 +466,35 @@ class Session:
             return self._details(agent, result, "stored")
         finally:
             self.ply = cursor
+
+
+# ---- kernels ------------------------------------------------------------------------------------------------------
+#: Seconds to make a game's kernels ready, shown as the explorer's estimate: compiled the first time for a game,
+#: loaded from numba's disk cache afterwards (measured by scripts/explorer_timings.py on this project's shared
+#: 2-core machine: figures/explorer/timings.json).
+COMPILE_SECONDS = "30-120"
+LOAD_SECONDS = "1-5"
+
+
+def kernel_estimate(game: Game, agents) -> tuple[bool, str]:
+    """Whether ``game``'s search kernels are in numba's disk cache already (``ppalib._specialise``: one package a
+    game module, keyed by the sources' hash), and the seconds to expect before the first search of ``agents``."""
+    from .._specialise import CACHE_DIR, package_name
+    module = game.module.__name__.rsplit(".", 1)[1]
+    cached = any(CACHE_DIR.glob(f"{package_name(module)}_*/search.*.nbi"))
+    return cached, LOAD_SECONDS if cached else COMPILE_SECONDS
+
+
+def warm_kernels(game: Game, agents) -> None:
+    """Compile (or load from the disk cache) the kernels ``agents`` use on ``game``: one one-iteration search per
+    agent kind from the start position, with its own generator, so a session's draws are not touched."""
+    from dataclasses import replace
+    done = set()
+    for agent in agents:
+        if agent.kind not in done:
+            done.add(agent.kind)
+            Searcher(game, replace(agent, playouts=1, seconds_per_move=None)).search(game.initial_state(),
+                                                                                     make_rng(0))
 
 
 # ---- building sessions --------------------------------------------------------------------------------------------
