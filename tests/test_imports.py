@@ -17,7 +17,7 @@ LAYERS = [
     {"report"},
     {"papers"},
     # the front ends: the CLI, reproduce, and the explorer (which reads agents as the CLI's --agent)
-    {"bench", "reproduce", "cli_values", "__main__", "explore"},
+    {"bench", "preset_costs", "reproduce", "cli_values", "__main__", "explore"},
 ]
 LAYER = {room: i for i, rooms in enumerate(LAYERS) for room in rooms}
 
