@@ -78,6 +78,10 @@ def _reproduce(args) -> None:
 
 
 def _bench(args) -> None:
+    if args.presets:
+        from .preset_costs import NOTEBOOK_ORDER, run_presets
+        run_presets(args.notebooks or NOTEBOOK_ORDER, as_json=args.json, markdown=args.markdown, detail=args.detail)
+        return
     from .bench import bench_targets, run_bench
     from .games import GAMES, make_game
     names = args.games or list(GAMES)
@@ -162,6 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--compile", action="store_true", help="also time cold compilation and warm first moves")
     b.add_argument("--profile", action="store_true",
                    help="also split the cost of a playout move into draw, list, Gibbs draw and play (ns)")
+    b.add_argument("--presets", action="store_true",
+                   help="instead: predict each notebook's quick and paper preset CPU-hours from the stored games' "
+                        "timings (short measured searches where a budget has none); see ppalib/preset_costs.py")
+    b.add_argument("--notebooks", nargs="+", default=None, metavar="NOTEBOOK",
+                   help="with --presets: only these notebooks (e.g. 01_ppa_2015)")
+    b.add_argument("--markdown", action="store_true", help="with --presets: the table in markdown (the README's)")
+    b.add_argument("--detail", action="store_true", help="with --presets: every cell, its cost and its source")
     b.set_defaults(func=_bench)
 
     w = sub.add_parser("site", help="build the static HTML site from the executed notebooks into output/site/ "

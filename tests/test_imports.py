@@ -18,7 +18,7 @@ LAYERS = [
     {"papers"},
     # the front ends: the CLI, reproduce, the explorer (which reads agents as the CLI's --agent) and the Jupyter
     # server's save hook that keeps source notebooks clean
-    {"bench", "reproduce", "cli_values", "__main__", "explore", "notebook_hygiene", "site"},
+    {"bench", "preset_costs", "reproduce", "cli_values", "__main__", "explore", "notebook_hygiene", "site"},
 ]
 LAYER = {room: i for i, rooms in enumerate(LAYERS) for room in rooms}
 
