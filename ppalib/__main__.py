@@ -81,7 +81,7 @@ def _bench(args) -> None:
     if args.playouts < 1 or args.repeats < 1:
         raise ValueError(f"playouts={args.playouts} and repeats={args.repeats} must both be >= 1")
     run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json,
-              profile=args.profile)
+              profile=args.profile, engines=args.engines)
 
 
 def _games(args) -> None:
@@ -152,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--compile", action="store_true", help="also time cold compilation and warm first moves")
     b.add_argument("--profile", action="store_true",
                    help="also split the cost of a playout move into draw, list, Gibbs draw and play (ns)")
+    b.add_argument("--engines", action="store_true",
+                   help="also PPA and PPAF with each playout_engine (1: lists, 2: incremental), interleaved with UCT")
     b.set_defaults(func=_bench)
 
     g = sub.add_parser("games", help="list the games, their board sizes and options")

@@ -144,6 +144,9 @@ def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slot
                      learn_ppa, pref, acc, acc_mark, acc_touched, acc_count, ncodes)
     if learn_ppa:
         for player in range(2):
+            # the adapt reads only the winner's sums: at the end of a game the loser's last intervals are left open
+            if state[H_WINNER] != ONGOING and state[H_WINNER] != player:
+                continue
             for slot in range(slots):
                 j = player * slots + slot
                 if cur_code[j] >= 0:
