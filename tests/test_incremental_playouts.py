@@ -30,7 +30,7 @@ INCREMENTAL_GAMES = [("go", 5, {}), ("go", 7, {}), ("atarigo", 6, {}), ("atarigo
 GAME_IDS = [f"{name}{size}{''.join(f'-{k}{v}' for k, v in options.items())}" for name, size, options in
             INCREMENTAL_GAMES]
 # Alg. 4 by intervals sums each code's 1 / z_t in another order than the literal walk, and z_t itself in sum-tree
-# order: the policies agree to rounding, far below this (measured: at most a few 1e-16 on these games).
+# order: the policies agree to rounding, far below this (measured: at most 1.4e-15 on Go 5x5, 4.4e-16 elsewhere).
 ADAPT_TOLERANCE = 1e-12
 
 

@@ -533,9 +533,9 @@ def _code_of(spec, state, move, player, with_context):
 # A slot per cell (the pass is no slot: it is legal only when no cell is, and the engine then reads legal_moves).
 # A point's place in the list depends on its own emptiness and the ko point, its four neighbours' and four
 # diagonals' contents (the eye rule), and whether the strings next to it are in atari.  A move changes those only:
-# at the move's point and the points it captured (and their eight neighbours), for the strings whose liberties
-# changed (the mover's string, the enemy strings next to the move, the mover's strings next to the captured
-# stones: their liberties are listed), and at the old and the new ko point.
+# at the move's point and the points it captured (and their eight neighbours), next to the strings whose atari
+# status changed (the one liberty of the mover's string or of an enemy string next to the move when in atari now;
+# the liberties of the mover's strings next to the captured stones), and at the old and the new ko point.
 @noalloc_jit
 def num_slots(spec):
     """One slot per cell."""
@@ -560,23 +560,9 @@ def slot_code(spec, state, slot, player, with_context):
 
 @noalloc_jit
 def before_play(spec, state, move, memo):
-    """What ``dirty_slots`` needs from before ``move``: the number of empty points, the ko point, and whether the
-    mover's strings next to the move include one in atari (``memo[2]``) and one not in atari (``memo[3]``)."""
+    """What ``dirty_slots`` needs from before ``move``: the number of empty points and the ko point."""
     memo[0] = state[H_COUNT0]
     memo[1] = state[H_KO]
-    memo[2] = 0
-    memo[3] = 0
-    if move < spec[S_CELLS]:
-        points = _points(spec)
-        w = _width(spec)
-        p = _point(spec, move)
-        color = state[H_TO_MOVE] + 1
-        for q in (p - 1, p + 1, p - w, p + w):
-            if state[H_BOARD + q] == color:
-                if _in_atari(state, points, _head(state, points, q)):
-                    memo[2] = 1
-                else:
-                    memo[3] = 1
 
 
 @noalloc_jit
@@ -663,18 +649,17 @@ def dirty_slots(spec, state, move, with_context, memo, out):
     p = _point(spec, move)
     count = _around(spec, state, p, every, out, count)
     color = state[H_BOARD + p]
-    # The mover's string: its liberties other than the move's neighbours change status only if some string it
-    # joined was in atari and it is not, or the other way round.
-    h = _head(state, points, p)
-    if memo[3] if _in_atari(state, points, h) else memo[2]:
-        count = _walk_once(spec, state, points, h, memo, out, count)
-    # Enemy strings next to the move lost a liberty: their neighbours' status changes only if they are now in
-    # atari (a string in atari before had the move's point as its last liberty and was captured).
-    for q in (p - 1, p + 1, p - w, p + w):
-        if count >= 0 and state[H_BOARD + q] == 3 - color:
-            hq = _head(state, points, q)
-            if _in_atari(state, points, hq):
-                count = _walk_once(spec, state, points, hq, memo, out, count)
+    # The mover's string and the enemy strings next to the move: a string in atari now has one liberty, whose
+    # status may have changed (it is the sum of the pseudo-liberties over their count); the other points next to
+    # them keep theirs.  (A string that joined the mover's and was in atari had the move's point as its only
+    # liberty; one that was not keeps its liberties' status unless the joined string is in atari now; an enemy
+    # string that was in atari was captured.)
+    for q in (p, p - 1, p + 1, p - w, p + w):
+        v = state[H_BOARD + q]
+        if (q == p or v == 3 - color) and _in_atari(state, points, _head(state, points, q)):
+            h = _head(state, points, q)
+            out[count] = _cell(spec, state[H_BOARD + 4 * points + h] // state[H_BOARD + 3 * points + h])
+            count += 1
     # Captured stones: the last entries of the empty-point list (``_place`` removes the move's point first, then
     # ``_remove_string`` appends every captured point); the mover's strings next to them gained liberties.
     empties = state[H_COUNT0]
