@@ -18,7 +18,7 @@ from scipy.stats import chisquare
 
 from ppalib._rng import make_rng
 from ppalib.agents import kernels_for, make_agent, search
-from ppalib.games import make_game
+from ppalib.games import GAMES, contract, make_game
 from ppalib.games._common import H_WINNER, ONGOING, S_MAX_PLIES
 from reference_mcts import ReferenceMCTS
 
@@ -173,3 +173,28 @@ def test_engine_2_plays_as_engine_1_where_the_game_keeps_no_incremental_set():
     assert one.move == two.move
     np.testing.assert_array_equal(one.visits, two.visits)
     np.testing.assert_array_equal(one.policy, two.policy)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_game_defines_all_four_incremental_hooks_with_the_contracts_parameters_or_none(name):
+    import inspect
+    module = GAMES[name].module
+    present = [hook for hook in contract.INCREMENTAL if hasattr(module, hook)]
+    assert present in ([], list(contract.INCREMENTAL)), f"{module.__name__} defines only {present}"
+    for hook in present:
+        ours = getattr(module, hook)
+        ours = getattr(ours, "py_func", ours)
+        assert list(inspect.signature(ours).parameters) == list(inspect.signature(getattr(contract, hook)).parameters)
+    assert (name in {game for game, _, _ in INCREMENTAL_GAMES}) == bool(present)  # every one is checked above
+
+
+def test_bench_engines_reports_ppa_and_ppaf_cost_vs_uct_with_each_engine(capsys):
+    import json
+
+    from ppalib.__main__ import main
+    assert main(["bench", "--games", "hex:4", "--playouts", "30", "--repeats", "1", "--json", "--engines",
+                 "--no-openspiel"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    costs = {r["agent"]: r["value"] for r in rows if r["metric"] == "cost_vs_uct"}
+    assert set(costs) == {"ppa_engine1", "ppa_engine2", "ppaf_engine1", "ppaf_engine2"}
+    assert all(value > 0 for value in costs.values())
