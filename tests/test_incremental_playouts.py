@@ -151,11 +151,12 @@ def test_playout_engine_is_an_option_of_learned_playouts_left_out_of_ids_at_1():
         make_agent("uct", 100, playout_engine=2)
 
 
-@pytest.mark.parametrize("kind", ["ppa", "ppaf", "mast"])
-def test_engine_2_searches_are_deterministic_and_legal(kind):
+@pytest.mark.parametrize("kind,options", [("ppa", {}), ("ppaf", {}), ("mast", {}), ("ppa", {"grave": True}),
+                                          ("mastf", {"k": 800.0})])
+def test_engine_2_searches_are_deterministic_and_legal(kind, options):
     game = make_game("go", 5)
     root = game.initial_state()
-    agent = make_agent(kind, 200, playout_engine=2)
+    agent = make_agent(kind, 200, playout_engine=2, **options)
     first = search(game, root, agent, make_rng(5), return_details=True)
     second = search(game, root, agent, make_rng(5), return_details=True)
     assert first.move == second.move and np.array_equal(first.visits, second.visits)
