@@ -216,9 +216,8 @@ def before_play(spec, state, move, memo):
 
 @noalloc_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
-    """The anchors of the dominoes that covered a cell of the one played: its two cells and the cells above and
-    left of them (the anchors are the cells themselves, which are occupied now, and the free cells above and to the
-    left); with ``with_context`` every free anchor up to two rows above and two columns left, one below and one
+    """The anchors of the dominoes that covered a cell of the one played: its two cells and the free cells above
+    (vertical) and to the left (horizontal) of them; with ``with_context`` every free anchor up to two rows above and two columns left, one below and one
     right of either cell (the context of a domino reads its six surrounding cells)."""
     n = spec[S_SIZE]
     player = 1 - state[H_TO_MOVE]  # the mover of ``move``
@@ -229,10 +228,16 @@ def dirty_slots(spec, state, move, with_context, memo, out):
         count += 1
         r = cell // n
         c = cell % n
-        low = -2 if with_context else -1
-        high = 2 if with_context else 1
-        for dr in range(low, high):
-            for dc in range(low, high):
+        if not with_context:  # the free cell above (a vertical anchor) and to the left (a horizontal one)
+            if r > 0 and state[H_BOARD + cell - n] == 0:
+                out[count] = cell - n
+                count += 1
+            if c > 0 and state[H_BOARD + cell - 1] == 0:
+                out[count] = cell - 1
+                count += 1
+            continue
+        for dr in range(-2, 2):
+            for dc in range(-2, 2):
                 rr = r + dr
                 cc = c + dc
                 if (dr != 0 or dc != 0) and 0 <= rr < n and 0 <= cc < n and state[H_BOARD + rr * n + cc] == 0:
