@@ -90,7 +90,7 @@ def _bench(args) -> None:
     if args.playouts < 1 or args.repeats < 1:
         raise ValueError(f"playouts={args.playouts} and repeats={args.repeats} must both be >= 1")
     run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json,
-              profile=args.profile)
+              profile=args.profile, engines=args.engines)
 
 
 def _site(args) -> None:
@@ -173,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --presets: only these notebooks (e.g. 01_ppa_2015)")
     b.add_argument("--markdown", action="store_true", help="with --presets: the table in markdown (the README's)")
     b.add_argument("--detail", action="store_true", help="with --presets: every cell, its cost and its source")
+    b.add_argument("--engines", action="store_true",
+                   help="also PPA and PPAF with each playout_engine (1: lists, 2: incremental), interleaved with UCT")
     b.set_defaults(func=_bench)
 
     w = sub.add_parser("site", help="build the static HTML site from the executed notebooks into output/site/ "

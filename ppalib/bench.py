@@ -147,6 +147,41 @@ def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: b
     return rows
 
 
+ENGINE_AGENTS = (("ppa", 1), ("ppa", 2), ("ppaf", 1), ("ppaf", 2))
+
+
+def measure_engines(name: str, size: int, playouts: int, repeats: int) -> list[dict]:
+    """PPA's and PPAF's cost against UCT's with each ``playout_engine`` (1: every ply lists its moves; 2: the
+    incremental sum-tree draw, ``ppalib.kernels.incremental``): each repeat searches the start position once with
+    UCT and once with each of the four agents, in turn, so that the drifting load of a shared machine falls on all
+    alike; ``cost_vs_uct`` is the median over repeats of the agent's time over UCT's in the same repeat (per
+    iteration: in misere games learned playouts get longer, so judge those per playout move).  After one warm-up
+    search of each."""
+    game = make_game(name, size)
+    root = game.initial_state()
+    rng = make_rng(1)
+    uct = make_agent("uct", playouts)
+    agents = [make_agent(kind, playouts, playout_engine=engine) for kind, engine in ENGINE_AGENTS]
+    for agent in [uct, *agents]:
+        search(game, root, agent, rng)
+    times = [[] for _ in agents]
+    uct_times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        search(game, root, uct, rng)
+        uct_times.append(time.perf_counter() - start)
+        for i, agent in enumerate(agents):
+            start = time.perf_counter()
+            search(game, root, agent, rng)
+            times[i].append(time.perf_counter() - start)
+    rows = [{"game": name, "size": size, "agent": "uct", "metric": "uct_iterations_per_s",
+             "value": round(playouts / statistics.median(uct_times), 3)}]
+    for (kind, engine), measured in zip(ENGINE_AGENTS, times):
+        rows.append({"game": name, "size": size, "agent": f"{kind}_engine{engine}", "metric": "cost_vs_uct",
+                     "value": round(statistics.median(t / u for t, u in zip(measured, uct_times)), 3)})
+    return rows
+
+
 _FIRST_MOVES = """
 import time
 start = time.perf_counter()
@@ -177,7 +212,8 @@ def measure_compile(targets: list[tuple[str, int]]) -> list[dict]:
 
 
 def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, openspiel: bool,
-              compile_times: bool, as_json: bool, stream=None, profile: bool = False) -> list[dict]:
+              compile_times: bool, as_json: bool, stream=None, profile: bool = False,
+              engines: bool = False) -> list[dict]:
     """Measure each game of ``names`` (``name`` or ``name:size``) at ``size``, or at its ``BENCH_SIZES`` size
     (fixed-board games at their own)."""
     stream = sys.stdout if stream is None else stream  # looked up per call: sys.stdout may have been replaced
@@ -187,6 +223,8 @@ def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, o
         measured = measure_game(name, game_size, playouts, repeats, openspiel)
         if profile:
             measured += measure_profile(name, game_size, repeats)
+        if engines:
+            measured += measure_engines(name, game_size, playouts, repeats)
         for row in measured:
             rows.append(row)
             if as_json:

@@ -7,14 +7,16 @@ from typing import ClassVar
 
 from ..kernels.learning import LEARN_MAST, LEARN_PPA
 from ..kernels.selection import SELECT_GRAVE, SELECT_UCB1
-from ..kernels.settings import PLAYOUT_GIBBS, search_settings
+from ..kernels.settings import PLAYOUT_ENGINE_INCREMENTAL, PLAYOUT_ENGINE_LISTS, PLAYOUT_GIBBS, search_settings
 from .base import AgentConfig, _check_bool, _check_number
 from .grave import GRAVE_BIAS, GRAVE_REF
 
 
 class _LearnedPlayouts:
     """The options every agent with learned playouts (PPA, PPAF, MAST, MASTF) shares: ``grave`` (GRAVE selects in
-    the tree, ``grave_ref``, ``grave_bias``) and ``keep_policy`` (the policy is kept between the moves of a game).
+    the tree, ``grave_ref``, ``grave_bias``), ``keep_policy`` (the policy is kept between the moves of a game) and
+    ``playout_engine`` (1: each ply lists its moves, as every committed game was played; 2: the incremental sum-tree
+    draw of ``ppalib.kernels.incremental``, the same distribution but not the same games move for move).
     Fields are declared by each dataclass; these are the checks, settings and labels they share."""
 
     def _validate_options(self):
@@ -22,6 +24,11 @@ class _LearnedPlayouts:
         object.__setattr__(self, "grave_ref", _check_number("grave_ref", self.grave_ref, 0.0, True))
         object.__setattr__(self, "grave_bias", _check_number("grave_bias", self.grave_bias, 0.0, True))
         object.__setattr__(self, "keep_policy", _check_bool("keep_policy", self.keep_policy))
+        if isinstance(self.playout_engine, bool) or self.playout_engine not in (PLAYOUT_ENGINE_LISTS,
+                                                                                PLAYOUT_ENGINE_INCREMENTAL):
+            raise ValueError(f"playout_engine={self.playout_engine!r} must be {PLAYOUT_ENGINE_LISTS} (each ply's "
+                             f"move list) or {PLAYOUT_ENGINE_INCREMENTAL} (the incremental sum-tree draw)")
+        object.__setattr__(self, "playout_engine", int(self.playout_engine))
         if not self.grave:
             for name, default in (("grave_ref", GRAVE_REF), ("grave_bias", GRAVE_BIAS)):
                 if getattr(self, name) != default:
@@ -40,6 +47,8 @@ class _LearnedPlayouts:
                 del params[name]
         if not params["keep_policy"]:
             del params["keep_policy"]
+        if params["playout_engine"] == PLAYOUT_ENGINE_LISTS:
+            del params["playout_engine"]
         return params
 
     def _options_label(self, label: str) -> str:
@@ -48,6 +57,8 @@ class _LearnedPlayouts:
             label += "+GRAVE" if default else f"+GRAVE(ref={self.grave_ref:g}, bias={self.grave_bias:g})"
         if self.keep_policy:
             label += ", policy kept"
+        if self.playout_engine != PLAYOUT_ENGINE_LISTS:
+            label += f", engine {self.playout_engine}"
         return label
 
 
@@ -61,6 +72,7 @@ class PPA(_LearnedPlayouts, AgentConfig):
     grave_ref: float = GRAVE_REF
     grave_bias: float = GRAVE_BIAS
     keep_policy: bool = False
+    playout_engine: int = PLAYOUT_ENGINE_LISTS
     kind: ClassVar[str] = "ppa"
     _LEGACY_FIELDS: ClassVar[dict] = {"k": 1.0}
 
@@ -71,7 +83,8 @@ class PPA(_LearnedPlayouts, AgentConfig):
 
     def search_settings(self):
         return search_settings(playout=PLAYOUT_GIBBS, learning=LEARN_PPA, c=self.c, alpha=self.alpha, k=1.0,
-                               with_context=self.with_context, **self._selection())
+                               with_context=self.with_context, playout_engine=self.playout_engine,
+                               **self._selection())
 
     def as_dict(self):
         return self._options_as_dict(super().as_dict())
@@ -100,6 +113,7 @@ class MAST(_LearnedPlayouts, AgentConfig):
     grave_ref: float = GRAVE_REF
     grave_bias: float = GRAVE_BIAS
     keep_policy: bool = False
+    playout_engine: int = PLAYOUT_ENGINE_LISTS
     kind: ClassVar[str] = "mast"
     _LEGACY_FIELDS: ClassVar[dict] = {"alpha": 1.0}
 
@@ -110,7 +124,8 @@ class MAST(_LearnedPlayouts, AgentConfig):
 
     def search_settings(self):
         return search_settings(playout=PLAYOUT_GIBBS, learning=LEARN_MAST, c=self.c, k=self.k,
-                               with_context=self.with_context, **self._selection())
+                               with_context=self.with_context, playout_engine=self.playout_engine,
+                               **self._selection())
 
     def as_dict(self):
         return self._options_as_dict(super().as_dict())

@@ -91,6 +91,21 @@ def neighbour_pattern(spec, state, board, orthos, directions, cell, player):
     return pattern
 
 
+@noalloc_jit
+def placement_dirty(spec, state, board, orthos, directions, move, with_context, out):
+    """``dirty_slots`` of a placement game whose slots are its cells (``ppalib.kernels.incremental``): the cell
+    played, and with ``with_context`` its empty neighbours (their codes read it; the others stay illegal)."""
+    out[0] = move
+    count = 1
+    if with_context:
+        for k in range(directions):
+            q = spec[orthos + directions * move + k]
+            if q >= 0 and state[board + q] == 0:
+                out[count] = q
+                count += 1
+    return count
+
+
 def orthos_table(graph) -> np.ndarray:
     """The board graph's neighbour table flattened for a spec (cell-major, -1 off the board)."""
     return np.ascontiguousarray(graph.orthos, dtype=np.int64).ravel()

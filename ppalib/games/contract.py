@@ -79,6 +79,36 @@ def move_to(spec, state, move) -> int:
     _unspecialised("move_to")
 
 
+# ---- optional compiled functions: the incremental legal set (``ppalib.kernels.incremental``) ----------------------
+# A game that defines all four lets ``playout_engine`` 2 keep each player's legal moves in a sum tree, refreshed
+# only where a move changed something; without them engine 2 lists the moves each ply, as engine 1.
+def num_slots(spec) -> int:
+    """The number of move slots: moves ``0 .. num_slots - 1`` are tracked one slot each (a move that is legal only
+    when no other is, such as Go's pass, is no slot: the engine then reads ``legal_moves``)."""
+    _unspecialised("num_slots")
+
+
+def slot_code(spec, state, slot, player, with_context) -> int:
+    """``move_code`` of the move ``slot`` for ``player`` if ``legal_moves`` would list it were ``player`` to move,
+    else -1.  Where the answer depends on the side to move (Go's ko point), it must be right for the side to move and
+    the move's ``dirty_slots`` must name the slot whenever that dependence changes."""
+    _unspecialised("slot_code")
+
+
+def before_play(spec, state, move, memo) -> None:
+    """Write into ``memo`` (int64[16]) what ``dirty_slots`` needs from the position before ``move``."""
+    _unspecialised("before_play")
+
+
+def dirty_slots(spec, state, move, with_context, memo, out) -> int:
+    """After ``play(move)``: write into ``out`` every slot whose ``slot_code`` may have changed for either player
+    (repeats allowed, at most ``20 * num_slots + 64``) and return their number."""
+    _unspecialised("dirty_slots")
+
+
+INCREMENTAL = ("num_slots", "slot_code", "before_play", "dirty_slots")
+
+
 # ---- Python functions ------------------------------------------------------------------------------------------
 def make_spec(size, variant, **options):
     """The immutable spec (int64 array) of the game at ``size`` with the variant bits and the game's options.

@@ -169,7 +169,12 @@ def _occupied(spec, state, r, c):
 @noalloc_jit
 def move_code(spec, state, move, with_context):
     """PPA/MAST code of ``move`` for the side to move; with ``with_context``, the PPAF/MASTF code."""
-    player = state[H_TO_MOVE]
+    return _code_of(spec, state, move, state[H_TO_MOVE], with_context)
+
+
+@noalloc_jit
+def _code_of(spec, state, move, player, with_context):
+    """``move_code`` for ``player``."""
     code = player * spec[S_CELLS] + move
     if not with_context:
         return code
@@ -185,6 +190,60 @@ def move_code(spec, state, move, with_context):
                 | _occupied(spec, state, r - 1, c) << 2 | _occupied(spec, state, r + 1, c) << 3
                 | _occupied(spec, state, r - 1, c + 1) << 4 | _occupied(spec, state, r + 1, c + 1) << 5)
     return 64 * code + bits
+
+
+# ---- the incremental legal set (``ppalib.kernels.incremental``): a slot per anchor cell -------------------------
+@noalloc_jit
+def num_slots(spec):
+    """One slot per anchor cell (vertical for player 0, horizontal for player 1)."""
+    return spec[S_CELLS]
+
+
+@noalloc_jit
+def slot_code(spec, state, slot, player, with_context):
+    """The code of ``player``'s domino anchored at ``slot`` if both its cells are free, else -1."""
+    other = _second_cell(spec, player, slot)
+    if other < 0 or state[H_BOARD + slot] != 0 or state[H_BOARD + other] != 0:
+        return -1
+    return _code_of(spec, state, slot, player, with_context)
+
+
+@noalloc_jit
+def before_play(spec, state, move, memo):
+    """Nothing to remember: the domino's two cells are known from the move and the mover."""
+    return
+
+
+@noalloc_jit
+def dirty_slots(spec, state, move, with_context, memo, out):
+    """The anchors of the dominoes that covered a cell of the one played: its two cells and the free cells above
+    (vertical) and to the left (horizontal) of them; with ``with_context`` every free anchor up to two rows above and two columns left, one below and one
+    right of either cell (the context of a domino reads its six surrounding cells)."""
+    n = spec[S_SIZE]
+    player = 1 - state[H_TO_MOVE]  # the mover of ``move``
+    count = 0
+    for half in range(2):
+        cell = move if half == 0 else _second_cell(spec, player, move)
+        out[count] = cell
+        count += 1
+        r = cell // n
+        c = cell % n
+        if not with_context:  # the free cell above (a vertical anchor) and to the left (a horizontal one)
+            if r > 0 and state[H_BOARD + cell - n] == 0:
+                out[count] = cell - n
+                count += 1
+            if c > 0 and state[H_BOARD + cell - 1] == 0:
+                out[count] = cell - 1
+                count += 1
+            continue
+        for dr in range(-2, 2):
+            for dc in range(-2, 2):
+                rr = r + dr
+                cc = c + dc
+                if (dr != 0 or dc != 0) and 0 <= rr < n and 0 <= cc < n and state[H_BOARD + rr * n + cc] == 0:
+                    out[count] = rr * n + cc
+                    count += 1
+    return count
 
 
 @noalloc_jit

@@ -511,8 +511,13 @@ def play(spec, state, move):
 @noalloc_jit
 def move_code(spec, state, move, with_context):
     """PPA/MAST code of ``move`` for the side to move; with ``with_context``, the PPAF/MASTF code."""
+    return _code_of(spec, state, move, state[H_TO_MOVE], with_context)
+
+
+@noalloc_jit
+def _code_of(spec, state, move, player, with_context):
+    """``move_code`` of ``move`` for ``player`` (whoever is to move)."""
     n = spec[S_SIZE]
-    player = state[H_TO_MOVE]
     code = move if spec[S_VARIANT] & VARIANT_SHARED_CODES else player * (n * n + 1) + move
     if not with_context:
         return code
@@ -528,6 +533,157 @@ def move_code(spec, state, move, with_context):
             pattern += mult * v
             mult *= 4
     return 256 * code + pattern
+
+
+# ---- the incremental legal set (``ppalib.kernels.incremental``, ``playout_engine`` 2) ---------------------------
+# A slot per cell (the pass is no slot: it is legal only when no cell is, and the engine then reads legal_moves).
+# A point's place in the list depends on its own emptiness and the ko point, its four neighbours' and four
+# diagonals' contents (the eye rule), and whether the strings next to it are in atari.  A move changes those only:
+# at the move's point and the points it captured (and their eight neighbours), next to the strings whose atari
+# status changed (the one liberty of the mover's string or of an enemy string next to the move when in atari now;
+# the liberties of the mover's strings next to the captured stones), and at the old and the new ko point.
+@noalloc_jit
+def num_slots(spec):
+    """One slot per cell."""
+    return spec[S_CELLS]
+
+
+@noalloc_jit
+def slot_code(spec, state, slot, player, with_context):
+    """The code of the move on cell ``slot`` for ``player`` if ``legal_moves`` would list it were ``player`` to move
+    (the ko point is excluded for both players: it changes every ply, and the engine refreshes it), else -1."""
+    p = _point(spec, slot)
+    if state[H_BOARD + p] != EMPTY or p == state[H_KO]:
+        return -1
+    variant = spec[S_VARIANT]
+    if (variant & VARIANT_ATARI_SUICIDE) == 0:
+        nogo = (variant & VARIANT_NOGO) != 0
+        plain_go = (variant & (VARIANT_ATARI | VARIANT_NOGO)) == 0
+        if not _is_listed(spec, state, p, player + 1, nogo, plain_go):
+            return -1
+    return _code_of(spec, state, slot, player, with_context)
+
+
+@noalloc_jit
+def before_play(spec, state, move, memo):
+    """What ``dirty_slots`` needs from before ``move``: the number of empty points and the ko point."""
+    memo[0] = state[H_COUNT0]
+    memo[1] = state[H_KO]
+
+
+@noalloc_jit
+def _around(spec, state, p, every, out, count):
+    """Append ``p``'s cell and the empty ones of its four neighbours (with ``every``, else only the surrounded
+    ones), and in Go (the eye rule reads them) its surrounded diagonal neighbours."""
+    w = _width(spec)
+    out[count] = _cell(spec, p)
+    count += 1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if state[H_BOARD + q] == EMPTY and (every or _surrounded(state, q, w)):
+            out[count] = _cell(spec, q)
+            count += 1
+    if (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0:
+        for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+            if state[H_BOARD + q] == EMPTY and _surrounded(state, q, w):
+                out[count] = _cell(spec, q)
+                count += 1
+    return count
+
+
+@noalloc_jit
+def _surrounded(state, q, w):
+    """No empty point next to ``q``.  In Go and Atarigo a point with one is listed for both players whatever the
+    strings around it (it breathes, and is no eye), so only a surrounded point's status can change without a
+    change next to it."""
+    return (state[H_BOARD + q - 1] != EMPTY and state[H_BOARD + q + 1] != EMPTY and state[H_BOARD + q - w] != EMPTY
+            and state[H_BOARD + q + w] != EMPTY)
+
+
+@noalloc_jit
+def _liberties_of(spec, state, points, h, out, count):
+    """Append the empty points next to the string headed by ``h`` (with repeats): the surrounded ones only, but in
+    Nogo, where a point with an empty neighbour is illegal when it captures, all."""
+    w = _width(spec)
+    every = (spec[S_VARIANT] & VARIANT_NOGO) != 0
+    s = h
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if state[H_BOARD + q] == EMPTY and (every or _surrounded(state, q, w)):
+                out[count] = _cell(spec, q)
+                count += 1
+        s = state[H_BOARD + 2 * points + s]
+        if s == h:
+            break
+    return count
+
+
+@noalloc_jit
+def _walk_once(spec, state, points, h, memo, out, count):
+    """``_liberties_of`` for a string not walked yet in this ply (heads kept in ``memo[4:15]``, their number in
+    ``memo[15]``); -1 when the memo is full (the caller then names every cell)."""
+    walked = memo[15]
+    for i in range(walked):
+        if memo[4 + i] == h:
+            return count
+    if walked == 11:
+        return -1
+    memo[4 + walked] = h
+    memo[15] = walked + 1
+    return _liberties_of(spec, state, points, h, out, count)
+
+
+@noalloc_jit
+def dirty_slots(spec, state, move, with_context, memo, out):
+    """After ``play(move)``: write into ``out`` the cells whose ``slot_code`` may have changed (with repeats, fewer
+    than 13 per cell of the board: each string's liberties are listed once, each captured point's neighbourhood
+    once) and return their number.  The neighbours of a changed point are all listed with ``with_context`` (their
+    codes read it) and in Nogo (a point with an empty neighbour may capture), else only the surrounded ones (in Go
+    and Atarigo a point with an empty neighbour is listed for both players)."""
+    every = with_context or (spec[S_VARIANT] & VARIANT_NOGO) != 0
+    points = _points(spec)
+    w = _width(spec)
+    count = 0
+    if memo[1] >= 0:
+        out[count] = _cell(spec, memo[1])
+        count += 1
+    if state[H_KO] >= 0:
+        out[count] = _cell(spec, state[H_KO])
+        count += 1
+    if move == spec[S_SIZE] * spec[S_SIZE]:  # a pass changes only the ko point
+        return count
+    memo[15] = 0
+    p = _point(spec, move)
+    count = _around(spec, state, p, every, out, count)
+    color = state[H_BOARD + p]
+    # The mover's string and the enemy strings next to the move: a string in atari now has one liberty, whose
+    # status may have changed (it is the sum of the pseudo-liberties over their count); the other points next to
+    # them keep theirs.  (A string that joined the mover's and was in atari had the move's point as its only
+    # liberty; one that was not keeps its liberties' status unless the joined string is in atari now; an enemy
+    # string that was in atari was captured.)
+    for q in (p, p - 1, p + 1, p - w, p + w):
+        v = state[H_BOARD + q]
+        if (q == p or v == 3 - color) and _in_atari(state, points, _head(state, points, q)):
+            h = _head(state, points, q)
+            out[count] = _cell(spec, state[H_BOARD + 4 * points + h] // state[H_BOARD + 3 * points + h])
+            count += 1
+    # Captured stones: the last entries of the empty-point list (``_place`` removes the move's point first, then
+    # ``_remove_string`` appends every captured point); the mover's strings next to them gained liberties.
+    empties = state[H_COUNT0]
+    captured = empties - (memo[0] - 1)
+    list_start = H_BOARD + 8 * points
+    for i in range(empties - captured, empties):
+        if count < 0:
+            break
+        c = state[list_start + i]
+        count = _around(spec, state, c, every, out, count)
+        for q in (c - 1, c + 1, c - w, c + w):
+            if count >= 0 and state[H_BOARD + q] == color:
+                count = _walk_once(spec, state, points, _head(state, points, q), memo, out, count)
+    if count < 0:  # too many strings to track: every cell
+        for cell in range(spec[S_CELLS]):
+            out[cell] = cell
+        return spec[S_CELLS]
+    return count
 
 
 def move_to_str(spec: np.ndarray, state: np.ndarray, move: int) -> str:

@@ -26,7 +26,7 @@ from numba import njit
 
 from .._noalloc import noalloc_jit
 from .._rng import random_index
-from ._cells import (check_flag, list_empty_cells, neighbour_pattern, orthos_table, rebuild_empties, remove_empty,
+from ._cells import (check_flag, list_empty_cells, neighbour_pattern, orthos_table, placement_dirty, rebuild_empties, remove_empty,
                      zobrist_keys)
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
@@ -171,12 +171,44 @@ def random_move(spec, state, rng, out):
 @noalloc_jit
 def move_code(spec, state, move, with_context):
     """PPA/MAST code (mover and cell); with ``with_context``, times 256 plus the four neighbours' pattern."""
-    player = state[H_TO_MOVE]
+    return _code_of(spec, state, move, state[H_TO_MOVE], with_context)
+
+
+@noalloc_jit
+def _code_of(spec, state, move, player, with_context):
+    """``move_code`` for ``player``."""
     code = player * spec[S_CELLS] + move
     if not with_context:
         return code
     return 256 * code + neighbour_pattern(spec, state, H_BOARD, spec[S_TABLES] + T_ORTHOS, DIRECTIONS, move,
                                           player)
+
+
+# ---- the incremental legal set (``ppalib.kernels.incremental``): a slot per intersection ------------------------
+@noalloc_jit
+def num_slots(spec):
+    """One slot per intersection."""
+    return spec[S_CELLS]
+
+
+@noalloc_jit
+def slot_code(spec, state, slot, player, with_context):
+    """The code of a stone on ``slot`` for ``player`` if it is empty, else -1."""
+    if state[H_BOARD + slot] != 0:
+        return -1
+    return _code_of(spec, state, slot, player, with_context)
+
+
+@noalloc_jit
+def before_play(spec, state, move, memo):
+    """Nothing to remember: a placement changes its own cell."""
+    return
+
+
+@noalloc_jit
+def dirty_slots(spec, state, move, with_context, memo, out):
+    """The cell played, and with ``with_context`` its empty neighbours."""
+    return placement_dirty(spec, state, H_BOARD, spec[S_TABLES] + T_ORTHOS, DIRECTIONS, move, with_context, out)
 
 
 @noalloc_jit

@@ -39,7 +39,7 @@ from numba import njit
 
 from .._noalloc import noalloc_jit
 from .._rng import random_index
-from ._cells import (add_empty, check_flag, list_empty_cells, orthos_table, rebuild_empties, remove_empty, zobrist_keys)
+from ._cells import (add_empty, check_flag, list_empty_cells, orthos_table, placement_dirty, rebuild_empties, remove_empty, zobrist_keys)
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish)
@@ -284,8 +284,13 @@ def random_move(spec, state, rng, out):
 @noalloc_jit
 def move_code(spec, state, move, with_context):
     """PPA/MAST code of ``move``; with ``with_context``, times 729 plus the six neighbours' pattern (docstring)."""
+    return _code_of(spec, state, move, state[H_TO_MOVE], with_context)
+
+
+@noalloc_jit
+def _code_of(spec, state, move, player, with_context):
+    """``move_code`` for ``player``."""
     cells = spec[S_CELLS]
-    player = state[H_TO_MOVE]
     code = player * (cells + 1) + move
     if not with_context:
         return code
@@ -307,6 +312,44 @@ def move_code(spec, state, move, with_context):
             pattern += mult * v
             mult *= 3
     return PATTERNS * code + pattern
+
+
+# ---- the incremental legal set (``ppalib.kernels.incremental``): a slot per cell, and one for SWAP -------------
+@noalloc_jit
+def num_slots(spec):
+    """One slot per cell, then SWAP's."""
+    return spec[S_CELLS] + 1
+
+
+@noalloc_jit
+def slot_code(spec, state, slot, player, with_context):
+    """The code of ``slot`` (a cell, or SWAP) for ``player`` if it is legal, else -1."""
+    if slot == spec[S_CELLS]:
+        if not _swap_available(spec, state):
+            return -1
+    elif state[H_BOARD + slot] != 0:
+        return -1
+    return _code_of(spec, state, slot, player, with_context)
+
+
+@noalloc_jit
+def before_play(spec, state, move, memo):
+    """Nothing to remember: a placement changes its own cell."""
+    return
+
+
+@noalloc_jit
+def dirty_slots(spec, state, move, with_context, memo, out):
+    """The cell played (with ``with_context`` its empty neighbours too) and SWAP's slot (legal at ply 1 only);
+    after SWAP itself, which moves the first stone, every slot."""
+    cells = spec[S_CELLS]
+    if move == cells:
+        for slot in range(cells + 1):
+            out[slot] = slot
+        return cells + 1
+    count = placement_dirty(spec, state, H_BOARD, spec[S_TABLES] + T_ORTHOS, DIRECTIONS, move, with_context, out)
+    out[count] = cells
+    return count + 1
 
 
 @noalloc_jit

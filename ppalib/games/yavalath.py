@@ -213,6 +213,41 @@ def move_code(spec, state, move, with_context):
     return state[H_TO_MOVE] * NUM_MOVES + move
 
 
+# ---- the incremental legal set (``ppalib.kernels.incremental``): a slot per cell, and one for SWAP -------------
+@noalloc_jit
+def num_slots(spec):
+    """One slot per cell, then SWAP's."""
+    return NUM_MOVES
+
+
+@noalloc_jit
+def slot_code(spec, state, slot, player, with_context):
+    """The code of ``slot`` (a cell, or SWAP) for ``player`` if it is legal, else -1."""
+    if slot == SWAP:
+        if not _swap_allowed(spec, state):
+            return -1
+    elif state[H_BOARD + slot] != 0:
+        return -1
+    return player * NUM_MOVES + slot
+
+
+@noalloc_jit
+def before_play(spec, state, move, memo):
+    """Nothing to remember: a move changes its own cell (SWAP only colours, which no code reads)."""
+    return
+
+
+@noalloc_jit
+def dirty_slots(spec, state, move, with_context, memo, out):
+    """The cell played and SWAP's slot (legal at ply 1 only)."""
+    if move == SWAP:
+        out[0] = SWAP
+        return 1
+    out[0] = move
+    out[1] = SWAP
+    return 2
+
+
 def _row_names() -> list[str]:
     positions = hex_hexagon_positions(SIDE)
     names, seen = [], {}

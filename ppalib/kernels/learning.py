@@ -41,6 +41,15 @@ def ppa_adapt(policy, weight, new_policy, mark, touched, stamp, alpha, k,
     ``policy <- polp``.  ``seq_codes[seq_off[s]:seq_off[s+1]]`` are the codes of ply s's legal moves.  Only the codes
     touched in this call are copied into ``new_policy`` (the others equal policy): O(moves seen), not O(codes).
     """
+    ntouched = _ppa_list_plies(policy, weight, new_policy, mark, touched, stamp, alpha, seq_player, seq_chosen,
+                               seq_off, seq_codes, nseq, winner)
+    _ppa_apply(policy, weight, new_policy, touched, ntouched, k)
+
+
+@noalloc_jit
+def _ppa_list_plies(policy, weight, new_policy, mark, touched, stamp, alpha, seq_player, seq_chosen, seq_off,
+                    seq_codes, nseq, winner):
+    """``ppa_adapt``'s walk of the winner's plies into ``new_policy``; returns the number of codes touched."""
     ntouched = 0
     for s in range(nseq):
         if seq_player[s] != winner:
@@ -56,14 +65,70 @@ def ppa_adapt(policy, weight, new_policy, mark, touched, stamp, alpha, k,
                 new_policy[code] = policy[code]
                 touched[ntouched] = code
                 ntouched += 1
-        new_policy[seq_chosen[s]] += alpha
+        code = seq_chosen[s]
+        if mark[code] != stamp:  # only an incremental ply (its list is empty) reaches here with an unseen code
+            mark[code] = stamp
+            new_policy[code] = policy[code]
+            touched[ntouched] = code
+            ntouched += 1
+        new_policy[code] += alpha
         for j in range(begin, end):
             code = seq_codes[j]
             new_policy[code] -= alpha * weight[code] / z
+    return ntouched
+
+
+@noalloc_jit
+def _ppa_apply(policy, weight, new_policy, touched, ntouched, k):
+    """``policy <- polp`` on the touched codes, and their cached weights."""
     for t in range(ntouched):
         code = touched[t]
         policy[code] = new_policy[code]
         weight[code] = math.exp(k * policy[code])
+
+
+@noalloc_jit
+def close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, code, ncodes, start, end):
+    """A slot was legal for ``player`` with ``code`` from ply ``start`` to ply ``end`` (excluded): add the sum of
+    ``1 / z_t`` over ``player``'s plies in between (``pref``: per-player prefix sums, a row of ``pref.size // 2``
+    each) to ``acc[player * ncodes + code]``, listing the entry in ``acc_touched`` the first time."""
+    row = pref.size // 2
+    d = pref[player * row + end] - pref[player * row + start]
+    if d != 0.0:
+        j = player * ncodes + code
+        if acc_mark[j] == 0:
+            acc_mark[j] = 1
+            acc_touched[player * ncodes + acc_count[player]] = j
+            acc_count[player] += 1
+        acc[j] += d
+
+
+@noalloc_jit
+def ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp, alpha, k, seq_player, seq_chosen,
+                          seq_off, seq_codes, nseq, winner, acc, acc_mark, acc_touched, acc_count):
+    """Algorithm 4 for a sequence whose playout plies were drawn by the incremental engine
+    (``ppalib.kernels.incremental``): the plies with a move list (the tree's, and any drawn from the game's list)
+    as ``ppa_adapt``; for the others ``polp[code] -= alpha * weight[code] * acc[winner, code]``, ``acc`` holding
+    the sum of ``1 / z_t`` over the winner's plies where a move of that code was legal (the same sum as the
+    literal walk, in another order: equal to rounding).  ``acc`` is cleared for the next playout."""
+    ncodes = policy.size
+    ntouched = _ppa_list_plies(policy, weight, new_policy, mark, touched, stamp, alpha, seq_player, seq_chosen,
+                               seq_off, seq_codes, nseq, winner)
+    for player in range(2):
+        for t in range(acc_count[player]):
+            j = acc_touched[player * ncodes + t]
+            if player == winner:
+                code = j - player * ncodes
+                if mark[code] != stamp:
+                    mark[code] = stamp
+                    new_policy[code] = policy[code]
+                    touched[ntouched] = code
+                    ntouched += 1
+                new_policy[code] -= alpha * weight[code] * acc[j]
+            acc[j] = 0.0
+            acc_mark[j] = 0
+        acc_count[player] = 0
+    _ppa_apply(policy, weight, new_policy, touched, ntouched, k)
 
 
 @noalloc_jit

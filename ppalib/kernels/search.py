@@ -47,10 +47,12 @@ from ppalib._rng import random_float, weighted_index, weighted_index_of_total
 from ppalib.features.matcher import move_logits
 from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES
 from ppalib.kernels import selection
+from ppalib.kernels import incremental
+from ppalib.kernels import sumtree
 from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, amaf_update, grave_amaf_update, mast_adapt, \
-    ppa_adapt, root_prefers_rave
+    ppa_adapt, ppa_adapt_incremental, root_prefers_rave
 from ppalib.kernels.playout import gibbs_draw, uniform, uniform_coded
-from ppalib.kernels.settings import PLAYOUT_FEATURES, PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST
+from ppalib.kernels.settings import PLAYOUT_ENGINE_INCREMENTAL, PLAYOUT_FEATURES, PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST
 from ppalib.kernels.tree import ENTRIES, POOL, Tree, add_entry, amaf_codes, grown_copy, lookup, most_visited, \
     new_tree, reward
 from ppalib.games import contract as game  # <game-import>
@@ -153,6 +155,26 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     # 4096): there the weights are computed per ply, shifted by the largest (the same distribution).
     shifted = settings.learning == LEARN_MAST and settings.k > 700.0
     scratch = np.empty(max_moves, dtype=np.float64)
+    # The incremental Gibbs engine (``playout_engine`` 2, the ``incremental`` module) where the game keeps
+    # slots; MAST with shifted weights stays on the lists (its weights are not fixed per code).
+    slots = incremental.num_slots(spec)
+    engine2 = (settings.playout == PLAYOUT_GIBBS and settings.playout_engine == PLAYOUT_ENGINE_INCREMENTAL
+               and slots > 0 and not shifted)
+    inc_slots = slots if engine2 else 1
+    inc_size = sumtree.leaves_for(inc_slots)
+    inc_trees = np.zeros(4 * inc_size if engine2 else 1, dtype=np.float64)
+    inc_code = np.empty(2 * inc_slots if engine2 else 1, dtype=np.int64)
+    inc_open = np.empty(2 * inc_slots if engine2 else 1, dtype=np.int64)
+    inc_dirty = np.empty(incremental.dirty_capacity(inc_slots) if engine2 else 1, dtype=np.int64)
+    inc_seen = np.zeros(inc_slots + 1, dtype=np.int64)
+    inc_memo = np.zeros(16, dtype=np.int64)
+    inc_learn = engine2 and settings.learning == LEARN_PPA
+    ncodes = learner.policy.size
+    inc_pref = np.zeros(2 * (max_seq + 1) if engine2 else 2, dtype=np.float64)
+    inc_acc = np.zeros(2 * ncodes if inc_learn else 1, dtype=np.float64)
+    inc_acc_mark = np.zeros(2 * ncodes if inc_learn else 1, dtype=np.uint8)
+    inc_acc_touched = np.empty(2 * ncodes if inc_learn else 1, dtype=np.int64)
+    inc_acc_count = np.zeros(2, dtype=np.int64)
     owner_rel = np.zeros(max(features[0][0], 1), dtype=np.int8)
     moves_from = np.empty(max_moves, dtype=np.int64)
     moves_to = np.empty(max_moves, dtype=np.int64)
@@ -344,7 +366,14 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
             path_ply[depth] = nseq
             depth += 1
             # Playout.
-            if settings.playout == PLAYOUT_GIBBS:
+            if engine2:
+                nseq = incremental.gibbs_playout(spec, state, rng, settings.with_context, weight, inc_learn, grave,
+                                                 slots, inc_size, inc_trees, inc_code, inc_open, inc_dirty, inc_seen,
+                                                 inc_memo,
+                                                 moves, scratch, inc_pref, inc_acc, inc_acc_mark, inc_acc_touched,
+                                                 inc_acc_count, ncodes, seq_player, seq_move, seq_chosen, seq_off,
+                                                 seq_codes, seq_code, nseq, max_seq)
+            elif settings.playout == PLAYOUT_GIBBS:
                 # Gibbs sampling on the learned weights (Cazenave 2015, Alg. 3), written out here: as a call it cost
                 # 7-8% of PPA's time at Breakthrough and Go.  MAST with k > 700 (exp(k mean) overflows; Cazenave
                 # 2016 sweeps k up to 4096): weights exp(k (policy - max over the legal moves)), the same law.
@@ -429,8 +458,13 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                               code_mark, iteration + 1, code_last)
         if settings.learning == LEARN_PPA:
             stamp[0] += 1
-            ppa_adapt(policy, weight, new_policy, mark, touched, stamp[0], settings.alpha, settings.k, seq_player,
-                      seq_chosen, seq_off, seq_codes, nseq, winner)
+            if inc_learn:
+                ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp[0], settings.alpha, settings.k,
+                                      seq_player, seq_chosen, seq_off, seq_codes, nseq, winner, inc_acc, inc_acc_mark,
+                                      inc_acc_touched, inc_acc_count)
+            else:
+                ppa_adapt(policy, weight, new_policy, mark, touched, stamp[0], settings.alpha, settings.k,
+                          seq_player, seq_chosen, seq_off, seq_codes, nseq, winner)
         elif settings.learning == LEARN_MAST:
             mast_adapt(policy, weight, mast_wins, mast_games, settings.k, seq_player, seq_chosen, nseq, winner)
     sizes = tree.sizes

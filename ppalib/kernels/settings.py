@@ -30,20 +30,29 @@ SearchSettings = namedtuple("SearchSettings", [
     "node_playouts",      # per-node adaptive RAVE: a node decides for itself above this many playouts
     "grave_ref",          # GRAVE: the AMAF statistics of the closest node with more than this many playouts
     "grave_bias",         # GRAVE's bias in beta = pa / (pa + p + bias pa p)
+    "playout_engine",     # Gibbs playouts: PLAYOUT_ENGINE_LISTS (each ply's list) | PLAYOUT_ENGINE_INCREMENTAL
 ])
+
+# How Gibbs playouts (PPA, PPAF, MAST) find their moves.  1: every ply lists the legal moves, their codes and
+# weights and draws by a linear scan; PPA's adapt walks those lists again (Cazenave 2015, Alg. 3-4 as written;
+# every committed game was played so).  2: the legal moves' weights are kept per player in a sum tree over move
+# slots, updated only where a move changed something (``ppalib.kernels.incremental``); the same distribution, drawn
+# in O(log n), but other summation orders, so not the same games move for move.
+PLAYOUT_ENGINE_LISTS = 1
+PLAYOUT_ENGINE_INCREMENTAL = 2
 
 
 def search_settings(selection=SELECT_UCB1, playout=PLAYOUT_UNIFORM, learning=LEARN_NONE, c=0.4, alpha=1.0, k=1.0,
                     with_context=False, k_rave=0.0, rave_rate=0.0, adaptive=False, margin=0.0,
                     margin_both_sides=True, adaptive_per_node=False, node_playouts=0.0, grave_ref=0.0,
-                    grave_bias=0.0) -> SearchSettings:
+                    grave_bias=0.0, playout_engine=PLAYOUT_ENGINE_LISTS) -> SearchSettings:
     """Settings with every field typed as the compiled search expects (ints, floats, bools)."""
     return SearchSettings(int(selection), int(playout), int(learning), float(c), float(alpha), float(k),
                           bool(with_context), float(k_rave), float(rave_rate), bool(adaptive), float(margin),
                           bool(margin_both_sides), bool(adaptive_per_node), float(node_playouts), float(grave_ref),
-                          float(grave_bias))
+                          float(grave_bias), int(playout_engine))
 
 
 __all__ = ["SearchSettings", "search_settings", "PLAYOUT_UNIFORM", "PLAYOUT_GIBBS", "PLAYOUT_PRIOR_FIRST", "PLAYOUT_FEATURES",
            "SELECT_UCB1", "SELECT_UCB1_RAVE", "SELECT_PUCT", "SELECT_UCB1_LUDII", "SELECT_GRAVE", "LEARN_NONE",
-           "LEARN_PPA", "LEARN_MAST"]
+           "LEARN_PPA", "LEARN_MAST", "PLAYOUT_ENGINE_LISTS", "PLAYOUT_ENGINE_INCREMENTAL"]

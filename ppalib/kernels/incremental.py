@@ -1,0 +1,211 @@
+"""The incremental Gibbs playout (``playout_engine`` 2; a template: specialised per game module by
+``ppalib._specialise``).
+
+Cazenave 2015's Alg. 3 draws each playout move with probability ``weight[code] / z`` over the legal moves; written
+literally (engine 1, ``search.run_iterations``) every ply lists the moves, their codes and weights, and Alg. 4's
+adapt walks those lists again.  Here the weights do not change during a playout (the adapt comes after it), so
+each player's legal moves keep their weights in a sum tree over move *slots* (``ppalib.kernels.sumtree``): the
+leaf of a slot is ``weight[code]`` of the move's code for that player, 0 when the move is not legal for them.
+After a move only the slots the game names (``dirty_slots``: a placement's neighbourhood, the liberties of the Go
+strings whose liberty count changed...) are recomputed, and a draw walks the mover's tree in O(log n).
+
+The adapt step (Alg. 4) subtracts ``alpha * weight[code] / z_t`` for every legal move's code at every ply t of the
+winner.  Per code that is ``alpha * weight[code]`` times the sum of ``1 / z_t`` over the winner's plies where a move
+of that code was legal: a slot stays legal with one code over an *interval* of plies, so with per-player prefix
+sums of ``1 / z_t`` (``pref``) each interval adds ``pref[end] - pref[start]`` to its code's total when it closes
+(``ppalib.kernels.learning.close_interval``), and the adapt costs O(slots + plies) instead of O(sum of list
+lengths).  The totals are kept per player, so the winner's are applied (``learning.ppa_adapt_incremental``).
+
+A game opts in by defining four compiled functions (documented in ``ppalib.games.contract``): ``num_slots``,
+``slot_code``, ``before_play`` and ``dirty_slots``.  Without them ``num_slots`` is 0 here and engine 2 plays as
+engine 1.  A ply whose mover has no slot legal (Go's pass, a player stuck) is drawn from the game's own list
+(``legal_moves``), as engine 1 does, and counted by the adapt through that list.
+"""
+import numpy as np
+from numba import njit
+
+from ppalib._noalloc import noalloc_jit
+from ppalib._rng import random_float
+from ppalib.games._common import H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES
+from ppalib.kernels import sumtree
+from ppalib.kernels.learning import close_interval, ppa_adapt_incremental
+from ppalib.kernels.playout import gibbs_draw
+from ppalib.games import contract as game  # <game-import>
+
+if getattr(game, "num_slots", None) is not None and game.__name__ != "ppalib.games.contract":
+    num_slots = game.num_slots
+    slot_code = game.slot_code
+    before_play = game.before_play
+    dirty_slots = game.dirty_slots
+else:  # the game keeps no incremental legal set: engine 2 lists the moves each ply, as engine 1
+    @noalloc_jit
+    def num_slots(spec):
+        return 0
+
+    @noalloc_jit
+    def slot_code(spec, state, slot, player, with_context):
+        return -1
+
+    @noalloc_jit
+    def before_play(spec, state, move, memo):
+        return
+
+    @noalloc_jit
+    def dirty_slots(spec, state, move, with_context, memo, out):
+        return 0
+
+
+@noalloc_jit
+def dirty_capacity(slots):
+    """Room for one ply's dirty slots (a game lists each at most about 20 times per move; Go's bound)."""
+    return 20 * slots + 64
+
+
+@noalloc_jit
+def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_code, open_ply, nseq, learn_ppa, pref,
+             acc, acc_mark, acc_touched, acc_count, ncodes):
+    """Recompute ``slot`` for both players; a changed code closes the slot's interval and opens a new one."""
+    for player in range(2):
+        code = slot_code(spec, state, slot, player, with_context)
+        j = player * slots + slot
+        old = cur_code[j]
+        if code != old:
+            if learn_ppa and old >= 0:
+                close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, old, ncodes, open_ply[j], nseq)
+            cur_code[j] = code
+            open_ply[j] = nseq
+            sumtree.set_leaf(trees, 2 * player * size, size, slot, weight[code] if code >= 0 else 0.0)
+
+
+@noalloc_jit
+def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slots, size, trees, cur_code, open_ply,
+                  dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, ncodes,
+                  seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code, nseq, stop):
+    """Play Gibbs moves from ``state`` (ongoing, with legal moves) to the end (or until ``nseq`` reaches ``stop``:
+    tests), recording each ply as engine 1 does
+    (``seq_player``, ``seq_move``, ``seq_chosen``; ``seq_code`` for GRAVE); return the new ``nseq``.
+
+    A ply drawn from the tree gets an empty list in ``seq_off`` and adds ``1 / z`` to its mover's prefix sum
+    (``pref``, a row of ``pref.size // 2`` per player); a ply drawn from the game's list records its codes as
+    engine 1.  With ``learn_ppa``, each closed interval adds to ``acc`` (``learning.close_interval``); all are
+    closed at the end.  ``slots`` > 0 and ``size = sumtree.leaves_for(slots)``; ``seen`` (int64[slots + 1], zeros
+    at first) stamps the slots refreshed in a ply, its last entry counting the plies."""
+    row = pref.size // 2
+    start = nseq
+    for player in range(2):
+        base = 2 * player * size
+        for slot in range(slots):
+            code = slot_code(spec, state, slot, player, with_context)
+            cur_code[player * slots + slot] = code
+            open_ply[player * slots + slot] = start
+            trees[base + size + slot] = weight[code] if code >= 0 else 0.0
+        for slot in range(slots, size):
+            trees[base + size + slot] = 0.0
+        sumtree.rebuild(trees, base, size)
+        pref[player * row + start] = 0.0
+    while state[H_WINNER] == ONGOING and nseq < stop:
+        mover = state[H_TO_MOVE]
+        z = trees[2 * mover * size + 1]
+        begin = seq_off[nseq]
+        if z > 0.0:
+            slot = sumtree.draw(trees, 2 * mover * size, size, random_float(rng) * z)
+            move = slot
+            code = cur_code[mover * slots + slot]
+            seq_off[nseq + 1] = begin
+            pref[mover * row + nseq + 1] = pref[mover * row + nseq] + 1.0 / z
+        else:  # no slot legal for the mover: the game's own list (a pass, or the end of the game)
+            n = game.legal_moves(spec, state, moves)
+            if n == 0:
+                break
+            choice = gibbs_draw(spec, state, moves, n, with_context, weight, seq_codes, begin, scratch, rng)
+            move = moves[choice]
+            code = seq_codes[begin + choice]
+            seq_off[nseq + 1] = begin + n
+            pref[mover * row + nseq + 1] = pref[mover * row + nseq]
+        pref[(1 - mover) * row + nseq + 1] = pref[(1 - mover) * row + nseq]
+        seq_player[nseq] = mover
+        seq_move[nseq] = move
+        seq_chosen[nseq] = code
+        if grave:
+            seq_code[nseq] = game.move_code(spec, state, move, False)
+        before_play(spec, state, move, memo)
+        game.play(spec, state, move)
+        nseq += 1
+        if state[H_WINNER] != ONGOING:
+            break
+        count = dirty_slots(spec, state, move, with_context, memo, dirty)
+        seen[slots] += 1  # this ply's stamp: each dirty slot is refreshed once
+        for i in range(count):
+            slot = dirty[i]
+            if seen[slot] == seen[slots]:
+                continue
+            seen[slot] = seen[slots]
+            _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_code, open_ply, nseq,
+                     learn_ppa, pref, acc, acc_mark, acc_touched, acc_count, ncodes)
+    if learn_ppa:
+        for player in range(2):
+            # the adapt reads only the winner's sums: at the end of a game the loser's last intervals are left open
+            if state[H_WINNER] != ONGOING and state[H_WINNER] != player:
+                continue
+            for slot in range(slots):
+                j = player * slots + slot
+                if cur_code[j] >= 0:
+                    close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, cur_code[j], ncodes,
+                                   open_ply[j], nseq)
+    return nseq
+
+
+# ---- test kernels: one playout and its adapt, the tree after some plies --------------------------------------
+@njit(cache=True)
+def _buffers(spec, ncodes):
+    slots = num_slots(spec)
+    size = sumtree.leaves_for(slots)
+    max_seq = spec[S_MAX_PLIES] + 1
+    return (slots, size, np.zeros(4 * size), np.empty(2 * slots, dtype=np.int64), np.empty(2 * slots, dtype=np.int64),
+            np.empty(dirty_capacity(slots), dtype=np.int64), np.zeros(slots + 1, dtype=np.int64),
+            np.zeros(16, dtype=np.int64),
+            np.empty(spec[S_MAX_MOVES], dtype=np.int64), np.empty(spec[S_MAX_MOVES]), np.zeros(2 * (max_seq + 1)),
+            np.zeros(2 * ncodes), np.zeros(2 * ncodes, dtype=np.uint8), np.empty(2 * ncodes, dtype=np.int64),
+            np.zeros(2, dtype=np.int64), np.empty(max_seq, dtype=np.int64), np.empty(max_seq, dtype=np.int64),
+            np.empty(max_seq, dtype=np.int64), np.zeros(max_seq + 1, dtype=np.int64),
+            np.empty(max_seq * spec[S_MAX_MOVES], dtype=np.int64))
+
+
+@njit(cache=True)
+def playout_then_adapt(spec, root, rng, policy, alpha, with_context, seq_move_out):
+    """For tests: one engine-2 Gibbs playout from ``root`` (ongoing) on the weights ``exp(policy)``, then its
+    adapt (``learning.ppa_adapt_incremental``, k = 1) into ``policy``; the moves go to ``seq_move_out``.  Returns
+    (plies, winner)."""
+    ncodes = policy.size
+    (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
+     acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes) = _buffers(spec, ncodes)
+    weight = np.exp(policy)
+    state = root.copy()
+    nseq = gibbs_playout(spec, state, rng, with_context, weight, True, False, slots, size, trees, cur_code, open_ply,
+                         dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, ncodes,
+                         seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_move, 0, seq_player.size)
+    for i in range(nseq):
+        seq_move_out[i] = seq_move[i]
+    ppa_adapt_incremental(policy, weight, np.empty(ncodes), np.zeros(ncodes, dtype=np.int64),
+                          np.empty(ncodes, dtype=np.int64), 1, alpha, 1.0, seq_player, seq_chosen, seq_off,
+                          seq_codes, nseq, state[H_WINNER], acc, acc_mark, acc_touched, acc_count)
+    return nseq, state[H_WINNER]
+
+
+@njit(cache=True)
+def tree_after(spec, root, rng, weight, with_context, plies, draws, counts):
+    """For tests: ``plies`` engine-2 Gibbs moves from ``root`` on ``weight``, the sum trees kept up to date move by
+    move; then ``draws`` draws from the mover's tree counted per slot into ``counts``.  Returns the position
+    reached and the mover's leaves (``weight[code]`` of each slot, 0 where not legal)."""
+    (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
+     acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes) = _buffers(spec, 1)
+    state = root.copy()
+    gibbs_playout(spec, state, rng, with_context, weight, False, False, slots, size, trees, cur_code, open_ply,
+                  dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, 1, seq_player, seq_move,
+                  seq_chosen, seq_off, seq_codes, seq_move, 0, plies)
+    base = 2 * state[H_TO_MOVE] * size
+    total = trees[base + 1]
+    if state[H_WINNER] == ONGOING and total > 0.0:
+        for _ in range(draws):
+            counts[sumtree.draw(trees, base, size, random_float(rng) * total)] += 1
+    return state, trees[base + size:base + size + slots].copy()

@@ -1,0 +1,201 @@
+"""The incremental Gibbs engine (``playout_engine`` 2, ``ppalib.kernels.incremental``) against the literal one.
+
+Three checks, on every game that keeps an incremental legal set, with and without move context (PPA and PPAF):
+
+* after every sampled ply the mover's sum-tree leaves equal ``weight[code]`` of exactly the listed legal moves
+  (bit for bit: the incremental refreshes lose nothing);
+* the draw from the tree follows the literal law ``weight[code] / z`` (chi-square per position, Bonferroni over
+  the positions; the same test rejects a uniform law, so it can fail);
+* the adapt step by intervals (``learning.ppa_adapt_incremental``) equals Cazenave 2015's Alg. 4 as transcribed
+  in ``tests/reference_mcts.py`` (replaying the playout's moves and listing each ply's moves), to within
+  ``ADAPT_TOLERANCE``, on 100 seeded playouts per game and code kind (1,600 playouts), from varied positions.
+"""
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+from ppalib._rng import make_rng
+from ppalib.agents import kernels_for, make_agent, search
+from ppalib.games import GAMES, contract, make_game
+from ppalib.games._common import H_WINNER, ONGOING, S_MAX_PLIES
+from reference_mcts import ReferenceMCTS
+
+# (name, size, options): the games with an incremental legal set, small boards, the swap rules included
+INCREMENTAL_GAMES = [("go", 5, {}), ("go", 7, {}), ("atarigo", 6, {}), ("atarigo", 5, {"suicide": 0}),
+                     ("nogo", 6, {}), ("misere_nogo", 5, {}), ("hex", 5, {}), ("hex", 4, {"swap": 1}),
+                     ("gomoku", 7, {}), ("yavalath", 5, {}), ("yavalath", 5, {"swap": 1}), ("domineering", 6, {}),
+                     ("misere_domineering", 5, {})]
+GAME_IDS = [f"{name}{size}{''.join(f'-{k}{v}' for k, v in options.items())}" for name, size, options in
+            INCREMENTAL_GAMES]
+# Alg. 4 by intervals sums each code's 1 / z_t in another order than the literal walk, and z_t itself in sum-tree
+# order: the policies agree to rounding, far below this (measured: at most 1.4e-15 on Go 5x5, 4.4e-16 elsewhere).
+ADAPT_TOLERANCE = 1e-12
+
+
+def _game(name, size, options):
+    return make_game(name, size, **options)
+
+
+def _random_position(game, rng, plies):
+    """The start position after up to ``plies`` uniformly random moves (fewer if the game would end)."""
+    state = game.initial_state()
+    for _ in range(plies):
+        moves = game.legal_moves(state)
+        if len(moves) == 0:
+            break
+        following = game.play(state, moves[int(rng.integers(len(moves)))])
+        if following[H_WINNER] != ONGOING:
+            break
+        state = following
+    return state
+
+
+def _listed_leaves(game, state, weight, with_context, slots):
+    out = np.empty(game.max_moves, dtype=np.int64)
+    n = game.module.legal_moves(game.spec, state.copy(), out)
+    leaves = np.zeros(slots)
+    for move in out[:n]:
+        if move < slots:  # Go's pass is no slot
+            leaves[move] = weight[game.module.move_code(game.spec, state, move, with_context)]
+    return leaves
+
+
+@pytest.mark.parametrize("name,size,options", INCREMENTAL_GAMES, ids=GAME_IDS)
+@pytest.mark.parametrize("with_context", [False, True], ids=["ppa", "ppaf"])
+def test_sum_tree_leaves_equal_the_listed_moves_weights_after_incremental_plies(name, size, options, with_context):
+    game = _game(name, size, options)
+    kernel = kernels_for(game).incremental
+    slots = kernel.num_slots(game.spec)
+    weight = np.exp(np.random.default_rng(1).normal(0.0, 1.0, game.num_codes(with_context)))
+    rng = make_rng(11)
+    checked = 0
+    for plies in range(0, 4 * slots, max(1, slots // 8)):
+        for _ in range(3):
+            counts = np.zeros(slots, dtype=np.int64)
+            state, leaves = kernel.tree_after(game.spec, game.initial_state(), rng, weight, with_context, plies, 0,
+                                              counts)
+            if state[H_WINNER] != ONGOING:
+                continue
+            np.testing.assert_array_equal(leaves, _listed_leaves(game, state, weight, with_context, slots))
+            checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("name,size,options", INCREMENTAL_GAMES, ids=GAME_IDS)
+def test_sum_tree_draw_follows_the_literal_gibbs_law_chi_square(name, size, options):
+    game = _game(name, size, options)
+    kernel = kernels_for(game).incremental
+    slots = kernel.num_slots(game.spec)
+    weight = np.exp(np.random.default_rng(2).normal(0.0, 1.0, game.num_codes(True)))
+    rng = make_rng(12)
+    p_values, p_uniform = [], []
+    for attempt in range(200):  # 12 positions, of every stage of the game that the seeded playouts reach
+        if len(p_values) == 12:
+            break
+        plies = (attempt * max(1, slots // 6)) % (2 * slots)
+        with_context = attempt % 2 == 1
+        counts = np.zeros(slots, dtype=np.int64)
+        draws = 300 * slots
+        state, leaves = kernel.tree_after(game.spec, game.initial_state(), rng, weight, with_context, plies, draws,
+                                          counts)
+        if state[H_WINNER] != ONGOING:
+            continue
+        literal = _listed_leaves(game, state, weight, with_context, slots)
+        legal = literal > 0
+        if legal.sum() < 2:
+            continue
+        assert counts[~legal].sum() == 0  # never an illegal slot
+        expected = draws * literal[legal] / literal[legal].sum()
+        p_values.append(chisquare(counts[legal], expected).pvalue)
+        p_uniform.append(chisquare(counts[legal], np.full(legal.sum(), draws / legal.sum())).pvalue)
+    assert len(p_values) == 12
+    assert min(p_values) > 0.001 / len(p_values)  # Bonferroni: a 0.1% family-wise false alarm rate
+    assert min(p_uniform) < 0.001 / len(p_uniform)  # the same test tells a wrong law apart
+
+
+@pytest.mark.parametrize("name,size,options", INCREMENTAL_GAMES, ids=GAME_IDS)
+@pytest.mark.parametrize("with_context", [False, True], ids=["ppa", "ppaf"])
+def test_adapt_by_intervals_equals_literal_algorithm_4_on_seeded_playouts(name, size, options, with_context):
+    game = _game(name, size, options)
+    kernel = kernels_for(game).incremental
+    numpy_rng = np.random.default_rng(3)
+    rng = make_rng(13)
+    reference = ReferenceMCTS(game, make_rng(0), 1, 0.4, "ppa", alpha=0.7, with_context=with_context)
+    moves = np.empty(game.spec[S_MAX_PLIES] + 1, dtype=np.int64)
+    worst = 0.0
+    wins = 0
+    for playout in range(100):
+        root = _random_position(game, numpy_rng, int(numpy_rng.integers(0, 6)))
+        policy = numpy_rng.normal(0.0, 0.5, game.num_codes(with_context))
+        reference.policy = policy.copy()
+        plies, winner = kernel.playout_then_adapt(game.spec, root, rng, policy, 0.7, with_context, moves)
+        reference.adapt_ppa(int(winner), root.copy(), [int(m) for m in moves[:plies]])
+        worst = max(worst, float(np.max(np.abs(policy - reference.policy))))
+        wins += winner in (0, 1)
+    assert worst <= ADAPT_TOLERANCE
+    assert wins > 0  # some playouts had a winner, whose plies were adapted
+
+
+def test_playout_engine_is_an_option_of_learned_playouts_left_out_of_ids_at_1():
+    assert "playout_engine" not in make_agent("ppa", 100).as_dict()
+    assert make_agent("ppa", 100, playout_engine=1) == make_agent("ppa", 100)
+    params = make_agent("ppaf", 100, playout_engine=2).as_dict()
+    assert params["playout_engine"] == 2
+    assert "engine 2" in make_agent("mast", 100, playout_engine=2).label
+    for bad in (0, 3, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="playout_engine"):
+            make_agent("ppa", 100, playout_engine=bad)
+    with pytest.raises(ValueError, match="playout_engine"):
+        make_agent("uct", 100, playout_engine=2)
+
+
+@pytest.mark.parametrize("kind,options", [("ppa", {}), ("ppaf", {}), ("mast", {}), ("ppa", {"grave": True}),
+                                          ("mastf", {"k": 800.0})])
+def test_engine_2_searches_are_deterministic_and_legal(kind, options):
+    game = make_game("go", 5)
+    root = game.initial_state()
+    agent = make_agent(kind, 200, playout_engine=2, **options)
+    first = search(game, root, agent, make_rng(5), return_details=True)
+    second = search(game, root, agent, make_rng(5), return_details=True)
+    assert first.move == second.move and np.array_equal(first.visits, second.visits)
+    np.testing.assert_array_equal(first.policy, second.policy)
+    assert first.move in game.legal_moves(root)
+    assert math.isfinite(first.policy.sum())
+
+
+def test_engine_2_plays_as_engine_1_where_the_game_keeps_no_incremental_set():
+    game = make_game("breakthrough", 5)
+    assert kernels_for(game).incremental.num_slots(game.spec) == 0
+    root = game.initial_state()
+    one = search(game, root, make_agent("ppa", 200), make_rng(6), return_details=True)
+    two = search(game, root, make_agent("ppa", 200, playout_engine=2), make_rng(6), return_details=True)
+    assert one.move == two.move
+    np.testing.assert_array_equal(one.visits, two.visits)
+    np.testing.assert_array_equal(one.policy, two.policy)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_game_defines_all_four_incremental_hooks_with_the_contracts_parameters_or_none(name):
+    import inspect
+    module = GAMES[name].module
+    present = [hook for hook in contract.INCREMENTAL if hasattr(module, hook)]
+    assert present in ([], list(contract.INCREMENTAL)), f"{module.__name__} defines only {present}"
+    for hook in present:
+        ours = getattr(module, hook)
+        ours = getattr(ours, "py_func", ours)
+        assert list(inspect.signature(ours).parameters) == list(inspect.signature(getattr(contract, hook)).parameters)
+    assert (name in {game for game, _, _ in INCREMENTAL_GAMES}) == bool(present)  # every one is checked above
+
+
+def test_bench_engines_reports_ppa_and_ppaf_cost_vs_uct_with_each_engine(capsys):
+    import json
+
+    from ppalib.__main__ import main
+    assert main(["bench", "--games", "hex:4", "--playouts", "30", "--repeats", "1", "--json", "--engines",
+                 "--no-openspiel"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    costs = {r["agent"]: r["value"] for r in rows if r["metric"] == "cost_vs_uct"}
+    assert set(costs) == {"ppa_engine1", "ppa_engine2", "ppaf_engine1", "ppaf_engine2"}
+    assert all(value > 0 for value in costs.values())
