@@ -1,4 +1,6 @@
-"""Tables and statistics shared by the notebooks: our win rates with 95% intervals beside the papers'.
+"""Tables and statistics shared by the notebooks: our win rates with 95% intervals beside the papers', three-way
+cell verdicts with a stated equivalence margin (``cell_verdict``), claims tested two-sided with Holm's correction
+(``claim_verdict``, ``equivalence_claim_verdict``, ``holm``).
 
 * Win rate: the agent's mean result (win 1, draw 1/2, loss 0) in percent.
 * 95% interval: Wilson score interval (``statsmodels.stats.proportion.proportion_confint``), with draws
@@ -18,6 +20,7 @@
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -140,3 +143,307 @@ def save_figure(figure, directory: Path, stem: str, dpi: int = 150) -> list[Path
             figure.savefig(path, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if ext == "svg" else None)
             out.append(path)
     return out
+
+
+# ---- three-way cell verdicts, claims, multiplicity ------------------------------------------------------------
+#: The equivalence margin (percentage points): a cell is *reproduced* when the 95% interval of ours minus the
+#: paper's lies inside +-EQUIVALENCE_MARGIN.  Ten points: the smallest gap the quick presets' game counts can
+#: hope to exclude (a 500-game paper cell alone carries about +-4.4 points), and about the spread between the
+#: papers' neighbouring parameter settings, i.e. smaller than any difference the papers draw a conclusion from.
+EQUIVALENCE_MARGIN = 10.0
+CELL_VERDICTS = ("reproduced", "higher", "lower", "undecided")
+#: The interval each kind of cell gets (``CellVerdict.interval``).
+TWO_SAMPLE = "Newcombe hybrid of Clopper-Pearson intervals (paper as k/n)"
+FIXED_REFERENCE = "Clopper-Pearson (paper's rate as fixed reference)"
+ANYTIME = "anytime-valid (beta-binomial mixture confidence sequence)"
+#: The largest game count ``games_to_decide`` looks at; beyond it a cell counts as not decidable.
+MAX_GAMES_TO_DECIDE = 1_000_000
+
+
+@dataclass(frozen=True)
+class CellVerdict:
+    """One cell, ours against the paper: ``verdict`` (one of ``CELL_VERDICTS``), ``difference`` (ours minus the
+    paper, points), its 95% interval ``ci_low``..``ci_high`` (points), ``games`` (ours), ``games_to_decide``
+    (ours needed to decide at the observed rate; None: not decidable, see ``cell_verdict``), the ``margin``,
+    and which ``interval`` was used."""
+    verdict: str
+    difference: float
+    ci_low: float
+    ci_high: float
+    games: int
+    games_to_decide: int | None
+    margin: float
+    interval: str
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict != "undecided"
+
+
+def _check_cell_inputs(wins, games, paper_percent, margin, alpha):
+    if isinstance(games, bool) or not float(games).is_integer() or games < 1:
+        raise ValueError(f"games={games!r} must be a positive whole number of games")
+    if not 0 <= wins <= games:
+        raise ValueError(f"wins={wins!r} must lie in 0..games={games}")
+    if not 0 <= paper_percent <= 100:
+        raise ValueError(f"paper_percent={paper_percent!r} must be a percentage in 0..100")
+    if not 0 < margin < 100:
+        raise ValueError(f"margin={margin!r} must be in (0, 100) percentage points")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha={alpha!r} must be in (0, 1)")
+
+
+def _clopper_pearson(wins, games, alpha):
+    """Exact (Clopper-Pearson) interval as proportions; fractional wins (draws as halves) are allowed."""
+    low, high = proportion_confint(wins, games, alpha=alpha, method="beta")
+    low = np.where(np.asarray(wins) <= 0, 0.0, low)  # statsmodels gives nan at the bounds for some inputs
+    high = np.where(np.asarray(wins) >= np.asarray(games), 1.0, high)
+    return np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+
+
+def _log_mixture_ratio(p, wins, games):
+    """log of the beta(1, 1)-binomial mixture likelihood over the likelihood at ``p`` (Robbins 1970)."""
+    from scipy.special import betaln, xlogy
+    return betaln(1 + wins, 1 + games - wins) - (xlogy(wins, p) + xlogy(games - wins, 1 - p))
+
+
+def anytime_interval(wins: float, games: int, alpha: float = ALPHA) -> tuple[float, float]:
+    """The anytime-valid ``1 - alpha`` confidence sequence for a win rate, at ``games`` games (proportions).
+
+    The set of rates ``p`` at which the uniform-prior mixture martingale of the games so far stays below
+    ``1/alpha`` (Robbins 1970; Howard et al. 2021, "Time-uniform, nonparametric, nonasymptotic confidence
+    sequences", Ann. Statist.).  By Ville's inequality it covers the true rate at every game count at once, so
+    it stays valid however the number of games was chosen, e.g. by adding games until a cell is decided.  A
+    draw scored 1/2 keeps it valid (the likelihood ratio is convex in the result, so a result in [0, 1] is no
+    worse than a win or loss of the same mean).  Chosen over a group-sequential design because batches may be
+    added at any time and on any executor, with no look schedule fixed in advance; the price is width (at 500
+    games about 1.8 times the fixed-sample interval).
+    """
+    from scipy.optimize import brentq
+    threshold = np.log(1 / alpha)
+    rate = wins / games
+    excluded = lambda p: _log_mixture_ratio(p, wins, games) - threshold  # noqa: E731  >= 0: p is excluded
+    eps = 1e-12
+    low = 0.0 if rate <= 0 or excluded(eps) < 0 else brentq(excluded, eps, rate)
+    high = 1.0 if rate >= 1 or excluded(1 - eps) < 0 else brentq(excluded, rate, 1 - eps)
+    return low, high
+
+
+def _difference_interval(wins, games, paper_percent, paper_count, alpha, anytime):
+    """(low, high) of ours minus the paper in points, and the interval's name."""
+    rate = wins / games
+    if paper_count is None:  # the paper's rate is a fixed reference
+        low, high = anytime_interval(wins, games, alpha) if anytime else _clopper_pearson(wins, games, alpha)
+        reference = paper_percent / 100
+        return 100 * (low - reference), 100 * (high - reference), (ANYTIME if anytime else FIXED_REFERENCE)
+    paper_wins, paper_games = paper_count
+    paper_rate = paper_wins / paper_games
+    if anytime:
+        # ours: a confidence sequence at alpha/2; the paper's fixed sample: Clopper-Pearson at alpha/2; the
+        # difference's interval is the difference of the two (Bonferroni: both hold with probability >= 1-alpha)
+        l1, u1 = anytime_interval(wins, games, alpha / 2)
+        l2, u2 = _clopper_pearson(paper_wins, paper_games, alpha / 2)
+        return 100 * (l1 - u2), 100 * (u1 - l2), ANYTIME
+    # Newcombe (1998) method 10, with exact Clopper-Pearson components instead of Wilson's (Wilson's dips to
+    # 5.1-7% false "differs" at some rates; these stay below 5% at the game counts here; tests/test_report.py)
+    l1, u1 = _clopper_pearson(wins, games, alpha)
+    l2, u2 = _clopper_pearson(paper_wins, paper_games, alpha)
+    d = rate - paper_rate
+    low = d - np.sqrt((rate - l1) ** 2 + (u2 - paper_rate) ** 2)
+    high = d + np.sqrt((u1 - rate) ** 2 + (paper_rate - l2) ** 2)
+    return 100 * float(low), 100 * float(high), TWO_SAMPLE
+
+
+def _three_way(low, high, margin) -> str:
+    if -margin < low and high < margin:
+        return "reproduced"
+    if low > 0:
+        return "higher"
+    if high < 0:
+        return "lower"
+    return "undecided"
+
+
+def _paper_count(paper_percent, paper_games):
+    if paper_games is None or (isinstance(paper_games, float) and np.isnan(paper_games)):
+        return None
+    paper_games = int(paper_games)
+    if paper_games < 1 or not percent_is_count(paper_percent, paper_games):
+        return None
+    return int(round(paper_percent / 100 * paper_games)), paper_games
+
+
+def _games_to_decide(rate, paper_percent, paper_count, margin, alpha, anytime, games_now):
+    """The fewest games at which a cell with our observed ``rate`` would be decided (None: not below
+    ``MAX_GAMES_TO_DECIDE``).  Found by doubling then bisection; the verdict is monotone in n at a fixed rate
+    up to the discreteness of the exact intervals, so this is the game count to plan for, not a guarantee."""
+    def decided(n):
+        low, high, _ = _difference_interval(rate * n, n, paper_percent, paper_count, alpha, anytime)
+        return _three_way(low, high, margin) != "undecided"
+    n = max(1, games_now)
+    if decided(n):
+        return games_now
+    while not decided(n):
+        n *= 2
+        if n > MAX_GAMES_TO_DECIDE:
+            return None
+    low, high = n // 2, n  # decided(high), not decided(low)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if decided(middle) else (middle, high)
+    return high
+
+
+def cell_verdict(wins: float, games: int, paper_percent: float, paper_games: int | None = None,
+                 margin: float = EQUIVALENCE_MARGIN, alpha: float = ALPHA, anytime: bool = False) -> CellVerdict:
+    """Three-way verdict of our ``wins`` out of ``games`` (draws as half wins) against the paper's percentage.
+
+    * *reproduced*: the 95% interval of ours minus the paper lies inside +-``margin`` points (an equivalence
+      test: the interval version of TOST at alpha/2 a side);
+    * *higher* / *lower*: otherwise, when the interval excludes 0 (a two-sided test at ``alpha``);
+    * *undecided*: neither; more games would tell.
+
+    A cell whose difference is both significant and inside the margin is *reproduced*: the difference is real
+    but smaller than the margin, which is what reproduced means here.  The interval counts the paper's own
+    sampling error when its number is a count out of ``paper_games`` (``percent_is_count``): Newcombe's hybrid
+    interval for a difference of proportions built on exact Clopper-Pearson intervals.  Otherwise (no game
+    count, or a percentage no count gives) the paper's rate is a fixed reference and the interval is ours
+    (Clopper-Pearson) minus it.  With ``anytime=True`` (a cell grown by ``games until decided``) our part is the
+    anytime-valid confidence sequence (``anytime_interval``), so the verdict stays valid under that stopping.
+
+    At 0% and 100% (ours or the paper's) nothing special is needed: every interval used is exact and defined
+    there (0 wins gives a lower bound of 0, all wins an upper bound of 1), so a 0% cell against a 0% paper is
+    *reproduced* once the games make the upper bound fall below the margin, and *undecided* before.
+
+    ``games_to_decide``: the fewest games (ours) at which a cell with our observed rate would be decided,
+    ``games`` when it already is, None when no count up to ``MAX_GAMES_TO_DECIDE`` does (the paper's own error
+    alone wider than the margin while our rate equals the paper's).
+    """
+    _check_cell_inputs(wins, games, paper_percent, margin, alpha)
+    games = int(games)
+    paper_count = _paper_count(paper_percent, paper_games)
+    low, high, interval = _difference_interval(wins, games, paper_percent, paper_count, alpha, anytime)
+    verdict = _three_way(low, high, margin)
+    to_decide = _games_to_decide(wins / games, paper_percent, paper_count, margin, alpha, anytime, games)
+    return CellVerdict(verdict, 100 * wins / games - paper_percent, float(low), float(high), games, to_decide,
+                       float(margin), interval)
+
+
+def margin_header(margin: float = EQUIVALENCE_MARGIN) -> str:
+    """The sentence every table of three-way verdicts carries in its header."""
+    return (f"reproduced: the 95% interval of ours minus the paper inside ±{margin:g} points; higher/lower: "
+            f"it excludes 0; undecided: neither")
+
+
+CELL_MARKS = {"reproduced": "=", "higher": "▲", "lower": "▼", "undecided": "?"}
+
+
+# ---- claims ---------------------------------------------------------------------------------------------------
+CLAIM_VERDICTS = ("upheld", "contradicted", "higher than the paper", "lower than the paper", "not decided")
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """A claim tested on our games: ``verdict`` (one of ``CLAIM_VERDICTS``), the two-sided ``p_value`` of the
+    test that reached it (the nearer one when not decided), the ``estimate`` it rests on (points: A minus B, or
+    ours minus the reference), its 95% interval, and the ``test``."""
+    verdict: str
+    p_value: float
+    estimate: float
+    ci_low: float
+    ci_high: float
+    test: str
+
+
+def _check_count(name, wins, games):
+    if isinstance(games, bool) or not float(games).is_integer() or games < 1:
+        raise ValueError(f"{name} games={games!r} must be a positive whole number of games")
+    if not 0 <= wins <= games:
+        raise ValueError(f"{name} wins={wins!r} must lie in 0..{games}")
+
+
+def claim_verdict(wins_a: float, games_a: int, wins_b: float | None = None, games_b: int | None = None, *,
+                  direction: str = "greater", reference: float | None = None, alpha: float = ALPHA) -> ClaimVerdict:
+    """A directional claim "A ``direction`` B" tested two-sided at ``alpha``.
+
+    Two samples (``wins_b``/``games_b``): Fisher's exact test of A's wins against B's (draws rounded to whole
+    wins), the estimate A minus B with Newcombe's interval.  One sample (``reference``, a percentage, e.g. 50 for
+    "A beats its opponent"): the exact binomial test against it (the central p, twice the smaller tail, which
+    matches the Clopper-Pearson interval).  *upheld* when significant in the claimed ``direction`` ("greater" or
+    "less"), *contradicted* when significant the other way, *not decided* otherwise.  Two-sided throughout: a
+    claim is never upheld by the tail it predicts alone.
+    """
+    if direction not in ("greater", "less"):
+        raise ValueError(f"direction={direction!r} must be 'greater' or 'less'")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha={alpha!r} must be in (0, 1)")
+    _check_count("A", wins_a, games_a)
+    if (wins_b is None) == (reference is None):
+        raise ValueError("give either B's wins_b and games_b, or a reference percentage, not both")
+    if reference is not None:
+        if not 0 <= reference <= 100:
+            raise ValueError(f"reference={reference!r} must be a percentage in 0..100")
+        k, n = int(round(wins_a)), int(games_a)
+        p = min(1.0, 2 * min(binomtest(k, n, reference / 100, alternative="less").pvalue,
+                             binomtest(k, n, reference / 100, alternative="greater").pvalue))
+        low, high = _clopper_pearson(wins_a, games_a, alpha)
+        estimate, low, high = 100 * wins_a / games_a - reference, 100 * low - reference, 100 * high - reference
+        name = f"exact binomial against {reference:g}%"
+    else:
+        if games_b is None:
+            raise ValueError("games_b is missing")
+        _check_count("B", wins_b, games_b)
+        ka, kb = int(round(wins_a)), int(round(wins_b))
+        p = fisher_exact([[ka, int(games_a) - ka], [kb, int(games_b) - kb]])[1]
+        low, high, _ = _difference_interval(wins_a, int(games_a), 100 * wins_b / games_b,
+                                            (wins_b, int(games_b)), alpha, False)
+        estimate = 100 * (wins_a / games_a - wins_b / games_b)
+        name = "Fisher exact, two-sided"
+    if p >= alpha:
+        verdict = "not decided"
+    else:
+        verdict = "upheld" if (estimate > 0) == (direction == "greater") else "contradicted"
+    return ClaimVerdict(verdict, float(p), float(estimate), float(low), float(high), name)
+
+
+def equivalence_claim_verdict(wins: float, games: int, reference: float, margin: float = EQUIVALENCE_MARGIN,
+                              alpha: float = ALPHA) -> ClaimVerdict:
+    """A claim of a value ("about 40%"): *upheld* when the 95% Clopper-Pearson interval of ours lies inside
+    ``reference`` +-``margin`` points (exact binomial TOST at alpha/2 a side: p = twice the larger one-sided p);
+    otherwise *higher than the paper* / *lower than the paper* when the interval excludes ``reference`` (central
+    two-sided exact binomial p); *not decided* otherwise (p: the smaller of the two).  Never "upheld unless
+    significantly lower": a value far above the paper's is a finding, not a confirmation."""
+    from statsmodels.stats.proportion import binom_test, binom_tost
+    _check_cell_inputs(wins, games, reference, margin, alpha)
+    k, n = int(round(wins)), int(games)
+    low_bound, high_bound = max(0.0, (reference - margin) / 100), min(1.0, (reference + margin) / 100)
+    p_tost = min(1.0, 2 * float(binom_tost(k, n, low_bound, high_bound)[0])) if 0 < low_bound or high_bound < 1 \
+        else 0.0
+    p_differs = min(1.0, 2 * min(binom_test(k, n, reference / 100, alternative="smaller"),
+                                 binom_test(k, n, reference / 100, alternative="larger")))
+    cell = cell_verdict(wins, n, reference, None, margin, alpha)
+    verdict = {"reproduced": "upheld", "higher": "higher than the paper", "lower": "lower than the paper",
+               "undecided": "not decided"}[cell.verdict]
+    p = {"upheld": p_tost, "not decided": min(p_tost, p_differs)}.get(verdict, p_differs)
+    return ClaimVerdict(verdict, float(p), cell.difference, cell.ci_low, cell.ci_high,
+                        f"exact binomial equivalence to {reference:g}% ±{margin:g}")
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm-adjusted p-values (``statsmodels.stats.multitest.multipletests``), in the given order; NaNs (claims
+    not tested) stay NaN and do not count in the family."""
+    from statsmodels.stats.multitest import multipletests
+    pvalues = np.asarray(pvalues, dtype=float)
+    adjusted = np.full_like(pvalues, np.nan)
+    tested = ~np.isnan(pvalues)
+    if tested.any():
+        adjusted[tested] = multipletests(pvalues[tested], method="holm")[1]
+    return adjusted
+
+
+def holm_verdicts(verdicts, pvalues, alpha: float = ALPHA) -> tuple[np.ndarray, list[str]]:
+    """(Holm-adjusted p, verdicts after Holm): a verdict stands when its adjusted p is below ``alpha``, else it
+    becomes "not decided"."""
+    adjusted = holm(pvalues)
+    return adjusted, [v if (not np.isnan(p) and p < alpha) else ("not decided" if v in CLAIM_VERDICTS else v)
+                      for v, p in zip(verdicts, adjusted)]
