@@ -207,8 +207,9 @@ def _log_mixture_ratio(p, wins, games):
     return betaln(1 + wins, 1 + games - wins) - (xlogy(wins, p) + xlogy(games - wins, 1 - p))
 
 
-def anytime_interval(wins: float, games: int, alpha: float = ALPHA) -> tuple[float, float]:
-    """The anytime-valid ``1 - alpha`` confidence sequence for a win rate, at ``games`` games (proportions).
+def anytime_interval(wins, games, alpha: float = ALPHA):
+    """The anytime-valid ``1 - alpha`` confidence sequence for a win rate, at ``games`` games (proportions;
+    scalars or arrays).
 
     The set of rates ``p`` at which the uniform-prior mixture martingale of the games so far stays below
     ``1/alpha`` (Robbins 1970; Howard et al. 2021, "Time-uniform, nonparametric, nonasymptotic confidence
@@ -216,70 +217,92 @@ def anytime_interval(wins: float, games: int, alpha: float = ALPHA) -> tuple[flo
     it stays valid however the number of games was chosen, e.g. by adding games until a cell is decided.  A
     draw scored 1/2 keeps it valid (the likelihood ratio is convex in the result, so a result in [0, 1] is no
     worse than a win or loss of the same mean).  Chosen over a group-sequential design because batches may be
-    added at any time and on any executor, with no look schedule fixed in advance; the price is width (at 500
-    games about 1.8 times the fixed-sample interval).
+    added at any time and on any executor, with no look schedule or maximum fixed in advance, and over the
+    ``confseq`` package because this closed form needs only scipy; the price is width (at 500 games about 1.8
+    times the fixed-sample interval).
     """
-    from scipy.optimize import brentq
-    threshold = np.log(1 / alpha)
+    wins, games = np.broadcast_arrays(np.asarray(wins, dtype=float), np.asarray(games, dtype=float))
     rate = wins / games
-    excluded = lambda p: _log_mixture_ratio(p, wins, games) - threshold  # noqa: E731  >= 0: p is excluded
-    eps = 1e-12
-    low = 0.0 if rate <= 0 or excluded(eps) < 0 else brentq(excluded, eps, rate)
-    high = 1.0 if rate >= 1 or excluded(1 - eps) < 0 else brentq(excluded, rate, 1 - eps)
+    threshold = np.log(1 / alpha)
+
+    def excluded(p):
+        return _log_mixture_ratio(p, wins, games) >= threshold
+
+    # bisection on each side of the observed rate (the mixture ratio is unimodal in p with its minimum there)
+    low_out, low_in = np.zeros_like(rate), rate.copy()       # low_out excluded (or 0), low_in inside
+    high_in, high_out = rate.copy(), np.ones_like(rate)
+    low_open, high_open = ~excluded(np.full_like(rate, 1e-15)), ~excluded(np.full_like(rate, 1 - 1e-15))
+    for _ in range(50):
+        middle = (low_out + low_in) / 2
+        out = excluded(middle)
+        low_out, low_in = np.where(out, middle, low_out), np.where(out, low_in, middle)
+        middle = (high_in + high_out) / 2
+        out = excluded(middle)
+        high_out, high_in = np.where(out, middle, high_out), np.where(out, high_in, middle)
+    low = np.where(low_open | (rate <= 0), 0.0, low_out)
+    high = np.where(high_open | (rate >= 1), 1.0, high_out)
+    if low.ndim == 0:
+        return float(low), float(high)
     return low, high
 
 
-def _difference_interval(wins, games, paper_percent, paper_count, alpha, anytime):
-    """(low, high) of ours minus the paper in points, and the interval's name."""
+def _difference_interval(wins, games, paper_percent, paper_wins, paper_games, alpha, anytime):
+    """(low, high) of ours minus the paper in points (arrays); ``paper_wins``/``paper_games`` NaN where the
+    paper's rate is a fixed reference."""
+    wins, games, paper_percent, paper_wins, paper_games = np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (wins, games, paper_percent, paper_wins, paper_games)))
     rate = wins / games
-    if paper_count is None:  # the paper's rate is a fixed reference
-        low, high = anytime_interval(wins, games, alpha) if anytime else _clopper_pearson(wins, games, alpha)
-        reference = paper_percent / 100
-        return 100 * (low - reference), 100 * (high - reference), (ANYTIME if anytime else FIXED_REFERENCE)
-    paper_wins, paper_games = paper_count
-    paper_rate = paper_wins / paper_games
+    counted = ~np.isnan(paper_games)
+    paper_games_safe = np.where(counted, paper_games, 1.0)
+    paper_wins_safe = np.where(counted, paper_wins, 0.0)
+    paper_rate = np.where(counted, paper_wins_safe / paper_games_safe, paper_percent / 100)
     if anytime:
-        # ours: a confidence sequence at alpha/2; the paper's fixed sample: Clopper-Pearson at alpha/2; the
-        # difference's interval is the difference of the two (Bonferroni: both hold with probability >= 1-alpha)
-        l1, u1 = anytime_interval(wins, games, alpha / 2)
-        l2, u2 = _clopper_pearson(paper_wins, paper_games, alpha / 2)
-        return 100 * (l1 - u2), 100 * (u1 - l2), ANYTIME
-    # Newcombe (1998) method 10, with exact Clopper-Pearson components instead of Wilson's (Wilson's dips to
-    # 5.1-7% false "differs" at some rates; these stay below 5% at the game counts here; tests/test_report.py)
+        # a fixed reference: ours at alpha.  A counted paper: ours as a confidence sequence at alpha/2 and the
+        # paper's fixed sample by Clopper-Pearson at alpha/2; the difference's interval is the difference of the
+        # two (Bonferroni: both hold together with probability >= 1 - alpha).
+        l1, u1 = anytime_interval(wins, games, np.where(counted, alpha / 2, alpha) if counted.any() else alpha)
+        l2, u2 = _clopper_pearson(paper_wins_safe, paper_games_safe, alpha / 2)
+        low = np.where(counted, l1 - u2, l1 - paper_rate)
+        high = np.where(counted, u1 - l2, u1 - paper_rate)
+        return 100 * low, 100 * high
+    # counted: Newcombe (1998) method 10 with exact Clopper-Pearson components instead of Wilson's (Wilson's
+    # reach 5.1-7% false "differs" at some rates; these stay below 5% at the game counts here, see
+    # tests/test_report.py); a fixed reference: our Clopper-Pearson interval minus it.
     l1, u1 = _clopper_pearson(wins, games, alpha)
-    l2, u2 = _clopper_pearson(paper_wins, paper_games, alpha)
+    l2, u2 = _clopper_pearson(paper_wins_safe, paper_games_safe, alpha)
     d = rate - paper_rate
-    low = d - np.sqrt((rate - l1) ** 2 + (u2 - paper_rate) ** 2)
-    high = d + np.sqrt((u1 - rate) ** 2 + (paper_rate - l2) ** 2)
-    return 100 * float(low), 100 * float(high), TWO_SAMPLE
+    low = np.where(counted, d - np.sqrt((rate - l1) ** 2 + (u2 - paper_rate) ** 2), l1 - paper_rate)
+    high = np.where(counted, d + np.sqrt((u1 - rate) ** 2 + (paper_rate - l2) ** 2), u1 - paper_rate)
+    return 100 * low, 100 * high
 
 
-def _three_way(low, high, margin) -> str:
-    if -margin < low and high < margin:
-        return "reproduced"
-    if low > 0:
-        return "higher"
-    if high < 0:
-        return "lower"
-    return "undecided"
+def _three_way(low, high, margin):
+    """Verdict strings (array) from the interval's bounds (points)."""
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    return np.select([(-margin < low) & (high < margin), low > 0, high < 0],
+                     ["reproduced", "higher", "lower"], "undecided").astype(object)
 
 
-def _paper_count(paper_percent, paper_games):
-    if paper_games is None or (isinstance(paper_games, float) and np.isnan(paper_games)):
-        return None
-    paper_games = int(paper_games)
-    if paper_games < 1 or not percent_is_count(paper_percent, paper_games):
-        return None
-    return int(round(paper_percent / 100 * paper_games)), paper_games
+def _paper_counts(paper_percent, paper_games):
+    """(paper wins, paper games) as arrays, NaN where the paper's number is no count out of its games (or no
+    game count is known): a fixed reference."""
+    percent = np.asarray(paper_percent, dtype=float)
+    n = np.asarray(np.nan if paper_games is None else paper_games, dtype=float)
+    percent, n = np.broadcast_arrays(percent, n)
+    valid = ~np.isnan(n) & (np.nan_to_num(n) >= 1)
+    safe_n = np.where(valid, n, 1.0)
+    k = np.round(percent / 100 * safe_n)
+    counted = valid & (np.abs(100 * k / safe_n - percent) < 1e-9)
+    return np.where(counted, k, np.nan), np.where(counted, n, np.nan)
 
 
-def _games_to_decide(rate, paper_percent, paper_count, margin, alpha, anytime, games_now):
+def _games_to_decide(rate, paper_percent, paper_wins, paper_games, margin, alpha, anytime, games_now):
     """The fewest games at which a cell with our observed ``rate`` would be decided (None: not below
     ``MAX_GAMES_TO_DECIDE``).  Found by doubling then bisection; the verdict is monotone in n at a fixed rate
     up to the discreteness of the exact intervals, so this is the game count to plan for, not a guarantee."""
     def decided(n):
-        low, high, _ = _difference_interval(rate * n, n, paper_percent, paper_count, alpha, anytime)
-        return _three_way(low, high, margin) != "undecided"
+        low, high = _difference_interval(rate * n, n, paper_percent, paper_wins, paper_games, alpha, anytime)
+        return _three_way(low, high, margin)[()] != "undecided"
     n = max(1, games_now)
     if decided(n):
         return games_now
@@ -321,12 +344,36 @@ def cell_verdict(wins: float, games: int, paper_percent: float, paper_games: int
     """
     _check_cell_inputs(wins, games, paper_percent, margin, alpha)
     games = int(games)
-    paper_count = _paper_count(paper_percent, paper_games)
-    low, high, interval = _difference_interval(wins, games, paper_percent, paper_count, alpha, anytime)
-    verdict = _three_way(low, high, margin)
-    to_decide = _games_to_decide(wins / games, paper_percent, paper_count, margin, alpha, anytime, games)
-    return CellVerdict(verdict, 100 * wins / games - paper_percent, float(low), float(high), games, to_decide,
-                       float(margin), interval)
+    if paper_games is not None and not (isinstance(paper_games, float) and np.isnan(paper_games)):
+        if isinstance(paper_games, bool) or not float(paper_games).is_integer() or paper_games < 1:
+            raise ValueError(f"paper_games={paper_games!r} must be a positive whole number of games or None")
+    paper_wins, paper_n = (float(x) for x in _paper_counts(paper_percent, paper_games))
+    low, high = (float(x) for x in _difference_interval(wins, games, paper_percent, paper_wins, paper_n, alpha,
+                                                         anytime))
+    verdict = _three_way(low, high, margin)[()]
+    to_decide = _games_to_decide(wins / games, paper_percent, paper_wins, paper_n, margin, alpha, anytime, games)
+    interval = ANYTIME if anytime else (FIXED_REFERENCE if np.isnan(paper_n) else TWO_SAMPLE)
+    return CellVerdict(verdict, 100 * wins / games - paper_percent, low, high, games, to_decide, float(margin),
+                       interval)
+
+
+def cell_verdicts(wins, games, paper_percent, paper_games=None, margin: float = EQUIVALENCE_MARGIN,
+                  alpha: float = ALPHA, anytime=False) -> np.ndarray:
+    """``cell_verdict``'s verdicts for arrays of cells (``wins``, ``games``, ``paper_percent``, ``paper_games``
+    and ``anytime`` broadcast together; ``paper_games`` None or NaN: a fixed reference), without
+    ``games_to_decide``: for tables and for the simulation tests' thousands of cells."""
+    wins, games = np.asarray(wins, dtype=float), np.asarray(games, dtype=float)
+    if np.any(games < 1) or np.any((wins < 0) | (wins > games)):
+        raise ValueError("wins must lie in 0..games and games must be positive")
+    if not 0 < margin < 100:
+        raise ValueError(f"margin={margin!r} must be in (0, 100) percentage points")
+    paper_wins, paper_n = _paper_counts(paper_percent, paper_games)
+    fixed = _three_way(*_difference_interval(wins, games, paper_percent, paper_wins, paper_n, alpha, False), margin)
+    anytime = np.asarray(anytime, dtype=bool)
+    if not anytime.any():
+        return fixed
+    grown = _three_way(*_difference_interval(wins, games, paper_percent, paper_wins, paper_n, alpha, True), margin)
+    return np.where(anytime, grown, fixed)
 
 
 def margin_header(margin: float = EQUIVALENCE_MARGIN) -> str:
@@ -395,8 +442,8 @@ def claim_verdict(wins_a: float, games_a: int, wins_b: float | None = None, game
         _check_count("B", wins_b, games_b)
         ka, kb = int(round(wins_a)), int(round(wins_b))
         p = fisher_exact([[ka, int(games_a) - ka], [kb, int(games_b) - kb]])[1]
-        low, high, _ = _difference_interval(wins_a, int(games_a), 100 * wins_b / games_b,
-                                            (wins_b, int(games_b)), alpha, False)
+        low, high = (float(x) for x in _difference_interval(wins_a, games_a, 100 * wins_b / games_b, wins_b,
+                                                             games_b, alpha, False))
         estimate = 100 * (wins_a / games_a - wins_b / games_b)
         name = "Fisher exact, two-sided"
     if p >= alpha:

@@ -132,7 +132,7 @@ def test_the_anytime_interval_is_wider_than_the_fixed_one_and_covers_the_rate():
 
 
 @pytest.mark.parametrize("bad", [dict(games=0), dict(wins=17), dict(paper_percent=101.0), dict(margin=0.0),
-                                 dict(alpha=1.0)])
+                                 dict(alpha=1.0), dict(paper_games=0)])
 def test_cell_verdict_names_the_bad_parameter(bad):
     args = dict(wins=8, games=16, paper_percent=50.0, paper_games=500) | bad
     with pytest.raises(ValueError, match=next(iter(bad))):
