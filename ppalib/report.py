@@ -221,7 +221,8 @@ def anytime_interval(wins, games, alpha: float = ALPHA):
     ``confseq`` package because this closed form needs only scipy; the price is width (at 500 games about 1.8
     times the fixed-sample interval).
     """
-    wins, games = np.broadcast_arrays(np.asarray(wins, dtype=float), np.asarray(games, dtype=float))
+    wins, games = (np.array(x) for x in np.broadcast_arrays(np.asarray(wins, dtype=float),
+                                                             np.asarray(games, dtype=float)))
     rate = wins / games
     threshold = np.log(1 / alpha)
 
@@ -249,8 +250,8 @@ def anytime_interval(wins, games, alpha: float = ALPHA):
 def _difference_interval(wins, games, paper_percent, paper_wins, paper_games, alpha, anytime):
     """(low, high) of ours minus the paper in points (arrays); ``paper_wins``/``paper_games`` NaN where the
     paper's rate is a fixed reference."""
-    wins, games, paper_percent, paper_wins, paper_games = np.broadcast_arrays(
-        *(np.asarray(x, dtype=float) for x in (wins, games, paper_percent, paper_wins, paper_games)))
+    wins, games, paper_percent, paper_wins, paper_games = (np.array(x) for x in np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (wins, games, paper_percent, paper_wins, paper_games))))
     rate = wins / games
     counted = ~np.isnan(paper_games)
     paper_games_safe = np.where(counted, paper_games, 1.0)
@@ -288,7 +289,7 @@ def _paper_counts(paper_percent, paper_games):
     game count is known): a fixed reference."""
     percent = np.asarray(paper_percent, dtype=float)
     n = np.asarray(np.nan if paper_games is None else paper_games, dtype=float)
-    percent, n = np.broadcast_arrays(percent, n)
+    percent, n = (np.array(x) for x in np.broadcast_arrays(percent, n))
     valid = ~np.isnan(n) & (np.nan_to_num(n) >= 1)
     safe_n = np.where(valid, n, 1.0)
     k = np.round(percent / 100 * safe_n)

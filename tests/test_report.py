@@ -163,3 +163,87 @@ def test_holm_adjusts_and_demotes_verdicts_whose_adjusted_p_is_not_below_alpha()
     assert adjusted[[0, 1, 3]].tolist() == pytest.approx([0.03, 0.06, 0.06])
     _, verdicts = holm_verdicts(["upheld", "contradicted", "not decided"], [0.01, 0.04, 0.5])
     assert verdicts == ["upheld", "not decided", "not decided"]
+
+
+# ---- simulation: the verdicts' error rates (seeded, 2,000 cells per setting) ---------------------------------
+from scipy.stats import binom
+
+from ppalib.report import cell_verdicts
+
+SIMULATED_CELLS = 2000
+PAPER_GAMES = 500
+
+
+def _papers_rates() -> np.ndarray:
+    """The true rates of the simulated cells: the PPA 2015 and PPAF 2016 papers' own cell values, in turn."""
+    values = pd.concat([pd.read_csv(paths.PAPER_DATA / name)["paper_win_rate"]
+                        for name in ("ppa2015_table1.csv", "ppaf2016_tables.csv")]).to_numpy() / 100
+    return np.resize(values, SIMULATED_CELLS)
+
+
+def _shifted(rates, points=15):
+    """True rates ``points`` away from ``rates``, inside [0, 1] (down where up would leave it)."""
+    return np.where(rates + points / 100 <= 1, rates + points / 100, rates - points / 100)
+
+
+def simulated_cells(rng, games, paper_rates, our_rates, paper_counted=True):
+    """(our wins, paper percent, paper games) for the cells: the paper's 500 games drawn at ``paper_rates``
+    when counted, else its rate as a fixed reference."""
+    ours = rng.binomial(games, our_rates).astype(float)
+    if paper_counted:
+        return ours, 100 * rng.binomial(PAPER_GAMES, paper_rates) / PAPER_GAMES, PAPER_GAMES
+    return ours, 100 * paper_rates, None
+
+
+COUNTED = pytest.mark.parametrize("counted", [True, False], ids=["paper as k of 500", "paper as fixed reference"])
+GAME_COUNTS = pytest.mark.parametrize("games", [16, 100, 500])
+
+
+@COUNTED
+@GAME_COUNTS
+def test_equal_true_rates_are_called_different_in_at_most_5_percent_of_2000_cells(games, counted):
+    rng = np.random.default_rng([2026, games, counted])
+    rates = _papers_rates()
+    wins, paper, paper_games = simulated_cells(rng, games, rates, rates, counted)
+    differs = np.isin(cell_verdicts(wins, games, paper, paper_games), ("higher", "lower")).mean()
+    assert differs <= 0.05
+
+
+@COUNTED
+@GAME_COUNTS
+def test_true_rates_15_points_off_are_called_reproduced_in_at_most_5_percent_of_2000_cells(games, counted):
+    rng = np.random.default_rng([2027, games, counted])
+    rates = _papers_rates()
+    wins, paper, paper_games = simulated_cells(rng, games, rates, _shifted(rates), counted)
+    reproduced = (cell_verdicts(wins, games, paper, paper_games) == "reproduced").mean()
+    assert reproduced <= 0.05
+
+
+@pytest.mark.parametrize("games", [16, 100, 500])
+def test_the_exact_false_differs_rate_is_below_5_percent_even_at_the_worst_rate(games):
+    """Not simulated: the probability summed over every outcome of ours and the paper's 500 games, at rates
+    from 0.02 to 0.98 (the worst is near 0.5, about 4.6% at 500 against 500 games)."""
+    ours, paper = np.arange(games + 1), np.arange(PAPER_GAMES + 1)
+    mine, theirs = np.meshgrid(ours, paper, indexing="ij")
+    verdicts = cell_verdicts(mine.ravel(), games, 100 * theirs.ravel() / PAPER_GAMES, PAPER_GAMES)
+    differs = np.isin(verdicts, ("higher", "lower")).reshape(mine.shape)
+    fixed = {}
+    for rate in np.linspace(0.02, 0.98, 25):
+        weight = binom.pmf(ours, games, rate)[:, None] * binom.pmf(paper, PAPER_GAMES, rate)[None, :]
+        assert (weight * differs).sum() <= 0.05, rate
+        fixed[rate] = (binom.pmf(ours, games, rate)
+                       * np.isin(cell_verdicts(ours, games, 100 * rate, None), ("higher", "lower"))).sum()
+    assert max(fixed.values()) <= 0.05
+
+
+def test_the_simulation_catches_a_one_sided_10_percent_rule_and_a_too_wide_margin():
+    """The two checks above can fail: the retired rule (two one-sided 5% tests, no margin: "differs" when a 90%
+    interval excludes the paper) calls equal rates different in about 10% of cells, and a 20-point margin calls
+    cells 15 points off reproduced."""
+    rng = np.random.default_rng(7)
+    rates = _papers_rates()
+    wins, paper, paper_games = simulated_cells(rng, 500, rates, rates)
+    retired = cell_verdicts(wins, 500, paper, paper_games, margin=1e-9, alpha=0.10)
+    assert np.isin(retired, ("higher", "lower")).mean() > 0.05
+    wins, paper, paper_games = simulated_cells(rng, 500, rates, _shifted(rates))
+    assert (cell_verdicts(wins, 500, paper, paper_games, margin=20.0) == "reproduced").mean() > 0.05
