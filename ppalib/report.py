@@ -377,6 +377,14 @@ def cell_verdicts(wins, games, paper_percent, paper_games=None, margin: float = 
     return np.where(anytime, grown, fixed)
 
 
+def undecided(cells: pd.DataFrame, margin: float = EQUIVALENCE_MARGIN, alpha: float = ALPHA) -> np.ndarray:
+    """Whether each cell (a row with ``wins``, ``games``, ``paper_percent``, ``paper_games`` (NaN: a fixed
+    reference) and ``grown``) is undecided; a grown cell by its anytime-valid interval: the decision rule of
+    ``ppalib.until_decided``."""
+    return cell_verdicts(cells["wins"], cells["games"].clip(lower=1), cells["paper_percent"], cells["paper_games"],
+                         margin, alpha, anytime=cells["grown"].to_numpy(dtype=bool)) == "undecided"
+
+
 def margin_header(margin: float = EQUIVALENCE_MARGIN) -> str:
     """The sentence every table of three-way verdicts carries in its header."""
     return (f"reproduced: the 95% interval of ours minus the paper inside ±{margin:g} points; higher/lower: "
