@@ -103,3 +103,62 @@ def test_next_counts_adds_a_batch_to_undecided_cells_below_the_cap_fewest_games_
 def test_stopping_rule_names_the_bad_parameter(bad):
     with pytest.raises((ValueError, TypeError), match=next(iter(bad))):
         StoppingRule(**bad)
+
+
+# ---- the real runner on a smoke grid (a few seconds of games) --------------------------------------------------
+from ppalib.agents import make_agent
+from ppalib.experiments import Condition, Experiment, load_results, run
+from ppalib.until_decided import LEDGER, grown_ids, read_ledger, run_until_decided, with_ledger
+
+COMPARED = ["condition_id", "game_index", "agent_player", "winner", "agent_result", "moves", "seed"]
+
+
+def _smoke_conditions():
+    return (Condition("nogo", 5, make_agent("uct", 10), make_agent("uct", 10)),
+            Condition("breakthrough", 5, make_agent("uct", 10), make_agent("uct", 10)))
+
+
+def _against_50_percent(cells):
+    """Undecided against a fixed 50%: a real rule of the same shape as the papers' (report.undecided)."""
+    return undecided(cells.assign(paper_percent=50.0, paper_games=np.nan))
+
+
+def test_the_runner_grows_undecided_cells_with_the_games_a_plain_run_would_play(tmp_path):
+    conditions = _smoke_conditions()
+    experiment = Experiment("grow", conditions, 4, 5, tmp_path / "grown")
+    ids_before = [c.id for c in conditions]
+    rule = StoppingRule(batch=4, cap=12)
+    frame = run_until_decided(experiment, [conditions[0].id], _against_50_percent, rule, "serial", progress=False)
+    assert [c.id for c in conditions] == ids_before                       # no condition id changes
+    ledger = read_ledger(experiment.results_dir)
+    assert list(ledger.index) == [conditions[0].id]                       # only the cell asked for
+    assert ledger.loc[conditions[0].id, "planned"] == 4 and ledger.loc[conditions[0].id, "games"] == 12
+    assert grown_ids(experiment) == {conditions[0].id}
+    counts = frame.groupby("condition_id").size().to_dict()
+    assert counts == {conditions[0].id: 12, conditions[1].id: 4}
+    # the grown cell's games are those a plain run of 12 games plays: same seeds per game index
+    plain = run(Experiment("grow", conditions[:1], 12, 5, tmp_path / "plain"), "serial", progress=False)
+    grown = frame[frame["condition_id"] == conditions[0].id].sort_values("game_index").reset_index(drop=True)
+    assert grown[COMPARED].equals(plain.sort_values("game_index").reset_index(drop=True)[COMPARED])
+    # a reader of the results folder sees all of them
+    assert len(load_results(with_ledger(experiment))) == 16
+
+
+def test_an_interrupted_growth_resumes_from_its_ledger(tmp_path):
+    conditions = _smoke_conditions()[:1]
+    experiment = Experiment("resume", conditions, 4, 6, tmp_path)
+    run(experiment, "serial", progress=False)
+    # a growth that wrote its ledger (8 games) and was killed before playing the batch
+    (tmp_path / LEDGER).write_text(f"condition_id,planned,games\n{conditions[0].id},4,8\n")
+    assert len(load_results(experiment)) == 4
+    frame = run_until_decided(experiment, [conditions[0].id], lambda cells: np.zeros(len(cells), bool),
+                              StoppingRule(batch=4, cap=8), "serial", progress=False)
+    assert sorted(frame["game_index"]) == list(range(8))                 # the missing batch, nothing more
+
+
+def test_the_cpu_budget_stops_the_growth(tmp_path):
+    conditions = _smoke_conditions()[:1]
+    experiment = Experiment("budget", conditions, 4, 7, tmp_path)
+    frame = run_until_decided(experiment, [conditions[0].id], lambda cells: np.ones(len(cells), bool),
+                              StoppingRule(batch=4, cap=400, cpu_seconds=0.0), "serial", progress=False)
+    assert len(frame) == 4 and read_ledger(tmp_path).empty
