@@ -389,6 +389,32 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
                       scheduler_address=scheduler_address, progress=progress)
 
 
+def decision_table(paper: ModuleType, setup: NotebookSetup):
+    """The paper's decision cells (``decision_cells``) as stored now: wins, games, whether grown, the paper's value,
+    the three-way verdict (``report.cell_verdict``; a grown cell by its anytime-valid interval) and the games that
+    would decide it at the observed rate."""
+    import pandas as pd
+    from ..experiments import load_results
+    from ..report import cell_verdict
+    from ..until_decided import cell_counts, planned_games, with_ledger
+    experiment = with_ledger(setup.experiment)
+    references = paper.decision_cells(experiment, setup.settings)
+    planned = {cid: n for cid, n in planned_games(experiment).items() if cid in set(references["condition_id"])}
+    cells, _ = cell_counts(load_results(experiment), planned)
+    cells = cells.merge(references, on="condition_id")
+    verdicts = [cell_verdict(r.wins, r.games, r.paper_percent, None if r.paper_games != r.paper_games else
+                             int(r.paper_games), anytime=bool(r.grown)) if r.games else None
+                for r in cells.itertuples()]
+    cells["verdict"] = [v.verdict if v else "no data" for v in verdicts]
+    cells["games_to_decide"] = pd.array([v.games_to_decide if v else None for v in verdicts], dtype="Int64")
+    # what the rule would need: a grown cell is judged by the wider anytime-valid interval
+    cells["games_to_decide_anytime"] = pd.array(
+        [cell_verdict(r.wins, r.games, r.paper_percent, None if r.paper_games != r.paper_games else
+                      int(r.paper_games), anytime=True).games_to_decide if v and v.verdict == "undecided" else None
+         for r, v in zip(cells.itertuples(), verdicts)], dtype="Int64")
+    return cells
+
+
 def _prepare_report(paper: ModuleType, preset: str, full: dict) -> NotebookSetup:
     """``prepare`` for a notebook that plays no game: its sources, and where it draws (the committed figures only at
     the committed configuration with the default style and resolution)."""
