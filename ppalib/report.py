@@ -5,8 +5,11 @@ cell verdicts with a stated equivalence margin (``cell_verdict``), claims tested
 * Win rate: the agent's mean result (win 1, draw 1/2, loss 0) in percent.
 * 95% interval: Wilson score interval (``statsmodels.stats.proportion.proportion_confint``), with draws
   counted as half a win.
-* Verdict per cell (``paper_test``), two-sided, "consistent" when p >= 0.05, otherwise "higher" or "lower"
-  (ours relative to the paper).  Which test depends on what the paper's number is:
+* Verdict per cell in the tables: three-way (``cell_verdict``, below: reproduced / higher / lower / undecided at
+  the stated ``EQUIVALENCE_MARGIN``).  ``paper_test`` (kept for its p-value, shown beside it) is the two-sided
+  test, "consistent" when p >= 0.05, otherwise "higher" or "lower" (ours relative to the paper); not rejecting is
+  no evidence of agreement, which is why the tables use the three-way verdict.  Which test depends on what the
+  paper's number is:
 
   - a *count*: the paper's percentage is exactly k out of its stated n games for an integer k (every cell of
     seed 004's Table 1 and of seed 000's Tables 1-10: 500 games, percentages in steps of 0.2).  Both numbers
@@ -20,7 +23,7 @@ cell verdicts with a stated equivalence margin (``cell_verdict``), claims tested
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -39,9 +42,13 @@ def load_paper_table(filename: str) -> pd.DataFrame:
 
 
 def win_rates(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Games, wins and win rate (percent) with its Wilson 95% interval, per group of ``by``."""
+    """Games, wins and win rate (percent) with its Wilson 95% interval, per group of ``by`` (and, when ``frame``
+    has it, ``until_decided``: whether the group's cell was grown by games until decided)."""
     grouped = frame.groupby(by, sort=False, dropna=False)["agent_result"]  # NaN keys (no opponent alpha) stay
-    table = pd.DataFrame({"games": grouped.size(), "wins": grouped.sum()}).reset_index()
+    table = pd.DataFrame({"games": grouped.size(), "wins": grouped.sum()})
+    if "until_decided" in frame.columns:
+        table["until_decided"] = frame.groupby(by, sort=False, dropna=False)["until_decided"].any()
+    table = table.reset_index()
     table["win_rate"] = 100 * table["wins"] / table["games"]
     table["ci_low"], table["ci_high"] = wilson_interval(table["wins"], table["games"])
     return table
@@ -88,28 +95,64 @@ def _verdict(row) -> tuple[float, str]:
     return p_value, verdict
 
 
-def compare_with_paper(ours: pd.DataFrame, paper: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Our win rates beside the paper's on ``keys``, with the per-cell p-value and verdict.
+def _three_way_row(row, margin, alpha):
+    if pd.isna(row.get("games")) or row["games"] == 0:
+        return "no data", np.nan, np.nan, pd.NA
+    if pd.isna(row.get("paper_win_rate")):
+        return "no paper value", np.nan, np.nan, pd.NA
+    paper_games = row.get("paper_games")
+    cell = cell_verdict(row["wins"], int(row["games"]), row["paper_win_rate"],
+                        None if paper_games is None or pd.isna(paper_games) else int(paper_games), margin, alpha,
+                        anytime=bool(row.get("until_decided", False) is True))
+    return cell.verdict, cell.ci_low, cell.ci_high, (pd.NA if cell.games_to_decide is None else cell.games_to_decide)
+
+
+def compare_with_paper(ours: pd.DataFrame, paper: pd.DataFrame, keys: list[str],
+                       margin: float = None, alpha: float = ALPHA) -> pd.DataFrame:
+    """Our win rates beside the paper's on ``keys``, with the per-cell three-way verdict (``cell_verdict``:
+    reproduced / higher / lower / undecided at the equivalence ``margin``, default ``EQUIVALENCE_MARGIN``), the
+    95% interval of ours minus the paper (``diff_low``, ``diff_high``), the ``games_to_decide`` and the two-sided
+    p of ``paper_test`` (``p_value``).  A cell grown by games until decided (``until_decided`` True in ``ours``)
+    is judged by its anytime-valid interval.
 
     Cells of the paper we did not run are kept (verdict "no data"), so a table always has the paper's shape;
     cells we ran off the paper's grid (e.g. the smoke preset's few playouts) are kept too ("no paper value").
     """
+    margin = EQUIVALENCE_MARGIN if margin is None else margin
     merged = paper.merge(ours, on=keys, how="outer", sort=False)
-    verdicts = merged.apply(_verdict, axis=1, result_type="expand")
-    merged["p_value"] = verdicts[0].astype(float)
-    merged["verdict"] = verdicts[1]
+    tests = merged.apply(_verdict, axis=1, result_type="expand")
+    merged["p_value"] = tests[0].astype(float) if len(merged) else pd.Series(dtype=float)
+    rows = [_three_way_row(row, margin, alpha) for _, row in merged.iterrows()]
+    merged["verdict"] = [r[0] for r in rows]
+    merged["diff_low"] = [r[1] for r in rows]
+    merged["diff_high"] = [r[2] for r in rows]
+    merged["games_to_decide"] = pd.array([r[3] for r in rows], dtype="Int64")
+    merged["margin"] = margin
     merged["difference"] = merged["win_rate"] - merged["paper_win_rate"]
     return merged
 
 
 def format_cell(row) -> str:
-    """``ours [low, high] / paper mark``, e.g. ``63.5 [56.6, 69.9] / 60.0 ✓``."""
+    """``ours [low, high] / paper mark (n games, to decide)``, e.g. ``63.5 [56.6, 69.9] / 60.0 = (500)``: ``=``
+    reproduced, ``▲``/``▼`` higher/lower, ``?`` undecided with the games that would decide it (``→ N``)."""
     if row["verdict"] == "no data":
         return f"— / {row['paper_win_rate']:.1f}"
+    games = int(row["games"])
     if row["verdict"] == "no paper value":
-        return f"{row['win_rate']:.1f} [{row['ci_low']:.1f}, {row['ci_high']:.1f}] / —"
-    mark = {"consistent": "✓", "higher": "▲", "lower": "▼"}[row["verdict"]]
-    return f"{row['win_rate']:.1f} [{row['ci_low']:.1f}, {row['ci_high']:.1f}] / {row['paper_win_rate']:.1f} {mark}"
+        return f"{row['win_rate']:.1f} [{row['ci_low']:.1f}, {row['ci_high']:.1f}] / — ({games})"
+    mark = CELL_MARKS.get(row["verdict"], row["verdict"])
+    to_decide = row.get("games_to_decide")
+    extra = ""
+    if row["verdict"] == "undecided":
+        extra = " → ∞" if to_decide is None or pd.isna(to_decide) else f" → {int(to_decide)}"
+    return (f"{row['win_rate']:.1f} [{row['ci_low']:.1f}, {row['ci_high']:.1f}] / {row['paper_win_rate']:.1f} {mark} "
+            f"({games}{extra})")
+
+
+def verdict_tally(verdicts) -> dict:
+    """Counts of the three-way verdicts (every one of ``CELL_VERDICTS``, zeros included)."""
+    verdicts = pd.Series(list(verdicts), dtype=object)
+    return {v: int((verdicts == v).sum()) for v in CELL_VERDICTS}
 
 
 def to_markdown(frame: pd.DataFrame) -> str:
@@ -387,8 +430,9 @@ def undecided(cells: pd.DataFrame, margin: float = EQUIVALENCE_MARGIN, alpha: fl
 
 def margin_header(margin: float = EQUIVALENCE_MARGIN) -> str:
     """The sentence every table of three-way verdicts carries in its header."""
-    return (f"reproduced: the 95% interval of ours minus the paper inside ±{margin:g} points; higher/lower: "
-            f"it excludes 0; undecided: neither")
+    return (f"Cells: ours [95% interval] / paper, then the verdict and our games: **=** reproduced (the 95% "
+            f"interval of ours minus the paper inside ±{margin:g} points), **▲/▼** higher/lower (it excludes 0), "
+            f"**?** undecided (neither; → the games that would decide it at our observed rate).")
 
 
 CELL_MARKS = {"reproduced": "=", "higher": "▲", "lower": "▼", "undecided": "?"}
@@ -463,13 +507,21 @@ def claim_verdict(wins_a: float, games_a: int, wins_b: float | None = None, game
 
 
 def equivalence_claim_verdict(wins: float, games: int, reference: float, margin: float = EQUIVALENCE_MARGIN,
-                              alpha: float = ALPHA) -> ClaimVerdict:
+                              alpha: float = ALPHA, reference_wins: float | None = None,
+                              reference_games: int | None = None) -> ClaimVerdict:
     """A claim of a value ("about 40%"): *upheld* when the 95% Clopper-Pearson interval of ours lies inside
     ``reference`` +-``margin`` points (exact binomial TOST at alpha/2 a side: p = twice the larger one-sided p);
     otherwise *higher than the paper* / *lower than the paper* when the interval excludes ``reference`` (central
     two-sided exact binomial p); *not decided* otherwise (p: the smaller of the two).  Never "upheld unless
-    significantly lower": a value far above the paper's is a finding, not a confirmation."""
+    significantly lower": a value far above the paper's is a finding, not a confirmation.
+
+    Two samples (``reference_wins`` of ``reference_games``, e.g. "adaptive RAVE is as good as the best fixed
+    setting"): the reference is then that sample's rate with its own error; the interval is ``cell_verdict``'s
+    Newcombe interval and the p-values those of statsmodels' ``tost_proportions_2indep`` (doubled, to match the
+    95% interval) and Fisher's exact test."""
     from statsmodels.stats.proportion import binom_test, binom_tost
+    if reference_games is not None:
+        return _two_sample_equivalence(wins, games, reference_wins, reference_games, margin, alpha)
     _check_cell_inputs(wins, games, reference, margin, alpha)
     k, n = int(round(wins)), int(games)
     low_bound, high_bound = max(0.0, (reference - margin) / 100), min(1.0, (reference + margin) / 100)
@@ -483,6 +535,42 @@ def equivalence_claim_verdict(wins: float, games: int, reference: float, margin:
     p = {"upheld": p_tost, "not decided": min(p_tost, p_differs)}.get(verdict, p_differs)
     return ClaimVerdict(verdict, float(p), cell.difference, cell.ci_low, cell.ci_high,
                         f"exact binomial equivalence to {reference:g}% ±{margin:g}")
+
+
+def _two_sample_equivalence(wins, games, reference_wins, reference_games, margin, alpha) -> ClaimVerdict:
+    from scipy.stats import fisher_exact
+    from statsmodels.stats.proportion import tost_proportions_2indep
+    _check_count("A", wins, games)
+    _check_count("reference", reference_wins, reference_games)
+    reference = 100 * reference_wins / reference_games
+    cell = cell_verdict(wins, int(games), reference, int(reference_games), margin, alpha)
+    if not percent_is_count(reference, int(reference_games)):  # fractional wins: the reference kept as a count
+        low, high = (float(x) for x in _difference_interval(wins, games, reference, reference_wins,
+                                                             reference_games, alpha, False))
+        cell = replace(cell, verdict=_three_way(low, high, margin)[()], ci_low=low, ci_high=high)
+    p_tost = min(1.0, 2 * float(tost_proportions_2indep(wins, games, reference_wins, reference_games,
+                                                         -margin / 100, margin / 100, compare="diff").pvalue))
+    ka, kb = int(round(wins)), int(round(reference_wins))
+    p_differs = float(fisher_exact([[ka, int(games) - ka], [kb, int(reference_games) - kb]])[1])
+    # two samples of ours: a difference contradicts the claimed equivalence
+    verdict = {"reproduced": "upheld", "higher": "contradicted", "lower": "contradicted",
+               "undecided": "not decided"}[cell.verdict]
+    p = {"upheld": p_tost, "not decided": min(p_tost, p_differs)}.get(verdict, p_differs)
+    return ClaimVerdict(verdict, float(p), cell.difference, cell.ci_low, cell.ci_high,
+                        f"equivalence of two samples within ±{margin:g} points")
+
+
+def with_holm(claims: pd.DataFrame, p_column: str = "p", verdict_column: str = "verdict",
+              alpha: float = ALPHA) -> pd.DataFrame:
+    """``claims`` with ``p (Holm)`` (Holm-adjusted over every row: one family) and ``verdict (Holm)`` (the verdict
+    where the adjusted p is below ``alpha``, else "not decided") beside the raw ones."""
+    adjusted, verdicts = holm_verdicts(claims[verdict_column].tolist(), claims[p_column].to_numpy(dtype=float),
+                                       alpha)
+    out = claims.copy()
+    position = out.columns.get_loc(p_column) + 1
+    out.insert(position, "p (Holm)", adjusted)
+    out["verdict (Holm)"] = verdicts
+    return out
 
 
 def holm(pvalues) -> np.ndarray:

@@ -140,6 +140,12 @@ def grown_ids(experiment: Experiment) -> set[str]:
             if c.id in ledger.index and ledger.loc[c.id, "games"] > ledger.loc[c.id, "planned"]}
 
 
+def mark_grown(frame: pd.DataFrame, experiment: Experiment) -> pd.DataFrame:
+    """``frame`` (stored games) with a boolean column ``until_decided``: the game's cell was grown by the rule
+    (``report.win_rates`` carries it to the tables, where such a cell is judged by its anytime-valid interval)."""
+    return frame.assign(until_decided=frame["condition_id"].isin(grown_ids(experiment)))
+
+
 def cell_counts(frame: pd.DataFrame, planned: dict[str, int]) -> tuple[pd.DataFrame, float]:
     """Per condition of ``planned`` (id -> planned games): wins (draws half), games, mean seconds a game, whether
     grown; and the CPU seconds of the games beyond the planned ones (what growth has spent)."""

@@ -72,7 +72,8 @@ def test_compare_with_paper_keeps_its_columns_and_fishers_verdicts_for_counts():
     assert "test" not in merged.columns
     expected = [fisher_exact([[278, 222], [406, 94]])[1], fisher_exact([[400, 100], [403, 97]])[1]]
     assert merged["p_value"].tolist() == pytest.approx(expected)
-    assert merged["verdict"].tolist() == ["lower", "consistent"]
+    assert merged["verdict"].tolist() == ["lower", "reproduced"]   # three-way at the stated margin
+    assert {"diff_low", "diff_high", "games_to_decide", "margin"} <= set(merged.columns)
 
 
 # ---- three-way verdicts and claims (ppalib.report.cell_verdict, claim_verdict, equivalence_claim_verdict) -------

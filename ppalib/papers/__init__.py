@@ -371,22 +371,26 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
                       scheduler_address=None, progress: bool = True, rule=None):
     """Grow the paper's undecided cells (its ``decision_cells``: the cells compared with a paper value or
     reference) by games until decided, with the notebook's stopping rule (or ``rule``); returns every stored
-    game of the experiment with the grown counts.  Does nothing but load when the rule is "off"."""
+    game of the experiment with the grown counts, marked ``until_decided`` where the cell was grown (so the
+    tables judge it by its anytime-valid interval).  Only loads when the rule is "off"."""
     import numpy as np
     from ..experiments import load_results
     from ..report import undecided
-    from ..until_decided import run_until_decided as grow_cells, with_ledger
+    from ..until_decided import mark_grown, run_until_decided as grow_cells, with_ledger
     rule = rule if rule is not None else stopping_rule(setup.settings)
+    experiment = with_ledger(setup.experiment)
     if rule is None:
-        return load_results(with_ledger(setup.experiment))
+        return mark_grown(load_results(experiment), experiment)
     references = paper.decision_cells(setup.experiment, setup.settings).set_index("condition_id")
 
     def is_undecided(cells):
         joined = cells.join(references, on="condition_id")
         return np.asarray(undecided(joined), dtype=bool)
 
-    return grow_cells(setup.experiment, list(references.index), is_undecided, rule, executor, workers=workers,
-                      scheduler_address=scheduler_address, progress=progress)
+    grow_cells(setup.experiment, list(references.index), is_undecided, rule, executor, workers=workers,
+               scheduler_address=scheduler_address, progress=progress)
+    experiment = with_ledger(setup.experiment)
+    return mark_grown(load_results(experiment), experiment)
 
 
 def decision_table(paper: ModuleType, setup: NotebookSetup):

@@ -194,10 +194,48 @@ def knightthrough_rules_layout(table):
 
 
 def verdict_counts(long):
-    """How many cells we ran, and how many are consistent with / above / below the paper."""
+    """How many cells we ran, and how many are reproduced / higher / lower / undecided (``report.cell_verdict``
+    at the stated margin), with the games behind them."""
+    from ..report import verdict_tally
     ran = long[long["verdict"] != "no data"]
-    return {"cells": len(ran), **{v: int((ran["verdict"] == v).sum())
-                                  for v in ("consistent", "higher", "lower", "no paper value")}}
+    return {"cells": len(ran), **verdict_tally(ran["verdict"]),
+            "no paper value": int((ran["verdict"] == "no paper value").sum()),
+            "games": int(ran["games"].sum()) if len(ran) else 0}
+
+
+#: Cazenave 2015's claims about Table 1, quoted (abstract and conclusion), with the cells each one is about.
+WORSE_SENTENCE = "PPA has worse results than UCT in three games: Go, Knightthrough 5×5 and Nogo 8 × 8."
+BETTER_SENTENCE = "it is better than UCT for 33 out of the 40 experiments we performed"
+WORSE_CELLS = {("go", 5), ("go", 8), ("knightthrough", 5), ("nogo", 8)}
+
+
+def claims(long) -> "pd.DataFrame":
+    """The paper's claims about Table 1, one test per experiment (cell) each sentence is about, on our cells:
+    PPA's win rate against UCT tested two-sided against 50% (``report.claim_verdict``, exact binomial):
+
+    * "worse than UCT in three games": the cells of Go, Knightthrough 5x5 and Nogo 8x8 where the paper's own value
+      is below 50% (7 cells: Nogo 8x8 at 1,000 playouts is above 50% in the paper, so the sentence cannot mean it);
+    * "better than UCT for 33 out of the 40": the cells where the paper's value is above 50% (31 in its table, not
+      33).  Domineering 8x8 at 1,000 playouts (48.4%) and Domineering 5x5 at 10,000 (50.0%) are in neither: not
+      among the "three games" and not above 50, so no claim about them can succeed at the paper's own numbers.
+
+    *upheld* when ours is significantly on the claimed side, *contradicted* when significantly on the other,
+    *not decided* otherwise; ``p (Holm)`` and ``verdict (Holm)``: Holm over all of the paper's claims."""
+    import pandas as pd
+    from ..report import claim_verdict, with_holm
+    ran = long[long["games"].notna() & long["paper_win_rate"].notna()]
+    rows = []
+    for r in ran.itertuples():
+        worse = (r.game, r.size) in WORSE_CELLS and r.paper_win_rate < 50
+        if not worse and not r.paper_win_rate > 50:
+            continue
+        result = claim_verdict(r.wins, int(r.games), reference=50.0, direction="less" if worse else "greater")
+        rows.append({"claim": WORSE_SENTENCE if worse else BETTER_SENTENCE,
+                     "cell": f"{TITLES[r.game]} {r.size}x{r.size}, {r.playouts:,} playouts",
+                     "paper": r.paper_win_rate, "ours": round(r.win_rate, 1), "games": int(r.games),
+                     "p": result.p_value, "verdict": result.verdict})
+    frame = pd.DataFrame(rows, columns=["claim", "cell", "paper", "ours", "games", "p", "verdict"])
+    return with_holm(frame)
 
 
 def plot_table1(long, *, style: str = "whitegrid", context: str = "paper"):
