@@ -393,10 +393,11 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
     return mark_grown(load_results(experiment), experiment)
 
 
-def decision_table(paper: ModuleType, setup: NotebookSetup):
+def decision_table(paper: ModuleType, setup: NotebookSetup, planned_only: bool = False):
     """The paper's decision cells (``decision_cells``) as stored now: wins, games, whether grown, the paper's value,
     the three-way verdict (``report.cell_verdict``; a grown cell by its anytime-valid interval) and the games that
-    would decide it at the observed rate."""
+    would decide it at the observed rate.  ``planned_only``: as before games until decided (each cell's planned
+    games only, fixed-sample verdicts)."""
     import pandas as pd
     from ..experiments import load_results
     from ..report import cell_verdict
@@ -404,7 +405,10 @@ def decision_table(paper: ModuleType, setup: NotebookSetup):
     experiment = with_ledger(setup.experiment)
     references = paper.decision_cells(experiment, setup.settings)
     planned = {cid: n for cid, n in planned_games(experiment).items() if cid in set(references["condition_id"])}
-    cells, _ = cell_counts(load_results(experiment), planned)
+    frame = load_results(experiment)
+    if planned_only:
+        frame = frame[frame["game_index"] < frame["condition_id"].map(planned).fillna(0)]
+    cells, _ = cell_counts(frame, planned)
     cells = cells.merge(references, on="condition_id")
     verdicts = [cell_verdict(r.wins, r.games, r.paper_percent, None if r.paper_games != r.paper_games else
                              int(r.paper_games), anytime=bool(r.grown)) if r.games else None

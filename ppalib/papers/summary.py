@@ -382,6 +382,34 @@ def claims_table(gathered: Gathered) -> pd.DataFrame:
                          "at the paper's budget": c["paper_budget"]})
 
 
+#: The notebooks whose undecided cells games until decided grows (``python -m ppalib until-decided``).
+GROWN = {"ppa2015": "Table 1", "ppaf2016": "the claims' cells at 10,000 playouts",
+         "future_work": "the 10,000-playout cells against PPAF (reference 50%)"}
+
+
+def until_decided_table() -> pd.DataFrame:
+    """Per notebook that games until decided grows, from its committed results: the cells it may grow, and before
+    growth (planned games, fixed-sample verdicts) and now (grown cells by their anytime-valid interval) how many are
+    reproduced / higher / lower / undecided, with the games behind them."""
+    from . import decision_table, prepare
+    rows = []
+    for name, cells in GROWN.items():
+        paper = _module(name)
+        if not any((paths.RESULTS / name).glob("part-*.parquet")):
+            continue
+        setup = prepare(paper, COMMITTED_PRESET)
+        for when, table in (("before", decision_table(paper, setup, planned_only=True)),
+                            ("now", decision_table(paper, setup))):
+            rows.append({"notebook": f"{NOTEBOOK_OF.get(name, name)}", "cells": cells, "when": when,
+                         "cell count": len(table), "games": int(table["games"].sum()),
+                         "grown": int(table["grown"].sum()),
+                         **{v: int((table["verdict"] == v).sum()) for v in VERDICTS}})
+    return pd.DataFrame(rows)
+
+
+NOTEBOOK_OF = {"ppa2015": "01_ppa_2015", "ppaf2016": "02_ppaf_2016", "future_work": "05_future_work"}
+
+
 # ---- figure ------------------------------------------------------------------------------------------------------
 VERDICT_COLOURS = {"reproduced": "#029e73", "higher": "#0173b2", "lower": "#d55e00", "undecided": "#949494"}
 
