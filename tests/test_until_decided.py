@@ -162,3 +162,27 @@ def test_the_cpu_budget_stops_the_growth(tmp_path):
     frame = run_until_decided(experiment, [conditions[0].id], lambda cells: np.ones(len(cells), bool),
                               StoppingRule(batch=4, cap=400, cpu_seconds=0.0), "serial", progress=False)
     assert len(frame) == 4 and read_ledger(tmp_path).empty
+
+
+@pytest.mark.parametrize("store", sorted(p for p in paths.RESULTS.iterdir() if (p / LEDGER).is_file()) or [None])
+def test_every_committed_ledger_names_stored_cells_with_all_their_games(store):
+    """A committed growth is complete: each ledger row is a stored condition with games 0..games-1, more than
+    planned (vacuous until the integrator commits a growth)."""
+    if store is None:
+        pytest.skip("no committed ledger yet")
+    ledger = read_ledger(store)
+    frame = pd.concat([pd.read_parquet(p, columns=["condition_id", "game_index"]) for p in store.glob("*.parquet")])
+    for cid, row in ledger.iterrows():
+        indices = set(frame.loc[frame["condition_id"] == cid, "game_index"])
+        assert row["games"] > row["planned"] and set(range(row["games"])) <= indices, cid
+
+
+def test_the_cli_dry_run_counts_the_committed_cells_and_plays_nothing(capsys):
+    from ppalib.__main__ import main
+    before = {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()}
+    assert main(["until-decided", "ppaf2016", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "ppaf2016: 28 cells to decide" in out and "anytime-valid" in out
+    assert {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()} == before
+    assert main(["until-decided", "ppaf2016", "--cap", "0", "--dry-run"]) == 2
+    assert "cap=0" in capsys.readouterr().err
