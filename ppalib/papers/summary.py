@@ -482,6 +482,10 @@ def closing_note(gathered: Gathered) -> str:
             if len(cells):
                 text += " Differ: " + "; ".join(f"{r.cell} (ours {r.ours:.1f}, paper {r.paper_value:g})"
                                                 for r in cells.itertuples()) + "."
+            if source.paper == "ppaf2016":
+                text += (" Each algorithm is played at the paper's best setting of its sweep, where the paper's value "
+                         "is the maximum of several noisy cells (a winner's curse): expect ours somewhat lower there "
+                         "even where the algorithms are the same.")
         else:
             text = (f"{head}: no cell with a paper value (this paper publishes curves, not a table)."
                     if source.paper == "soemers2019" else f"{head}: no cell of the paper's grid in what was read.")
