@@ -35,6 +35,7 @@ def test_the_report_gathers_every_committed_cell_with_its_verdict():
     claims = gathered.claims
     assert {"ppa2015", "ppaf2016", "adaptive_rave2013"} <= set(claims["paper"])
     assert (claims["paper"] == "ppaf2016").sum() == 34  # 17 claims at each of the two budgets played
+    assert set(claims.loc[claims["paper"] == "ppaf2016", "budget"]) == {"1,000 playouts", "10,000 playouts"}
     tested = claims[claims["p_value"].notna()]
     assert (tested["p_holm"] >= tested["p_value"] - 1e-12).all()
     assert set(claims["outcome"]) <= set(summary.OUTCOMES)

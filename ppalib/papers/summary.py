@@ -178,7 +178,7 @@ def _ppaf2016(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
         budgets.append(pd.DataFrame({
             "claim": [f"{r.claim} at {r.game}" for r in table.itertuples()], "sentence": table["sentence"],
             "ours": [f"A: {a}; B: {b}".replace("A: ; ", "") for a, b in zip(table["A vs UCT"], table["B vs UCT"])],
-            "p_value": table["p"], "verdict": table["verdict"], "budget": f"{playouts:,} playouts",
+            "p_value": table["p"], "verdict": table["verdict"], "budget": f"{int(playouts):,} playouts",
             "paper_budget": bool(playouts == 10000 and (at["size"] == 8).all())}))
     claims = pd.concat(budgets, ignore_index=True) if budgets else pd.DataFrame(columns=CLAIM_COLUMNS)
     return cells, claims
