@@ -183,6 +183,9 @@ def test_findings_read_naturally_when_a_verdict_has_no_cell():
     assert ("Per node against root-only (Fisher's exact test): significantly more optimal draws at threshold > 200; "
             "significantly fewer optimal draws at threshold > 10; no significant difference at threshold > 50.") in text
     assert "The better fixed choice is always RAVE (Fisher p = " in text
+    close = pd.DataFrame(_draws_rows("blind_cashing_checks", [50, 55, 80, 60, 75, 90],
+                                     [fw.FEWER, ns, "", fw.FEWER, ns, fw.MORE]))
+    assert "Never and always RAVE do not differ significantly (Fisher p = " in fw.findings(matches.iloc[:0], close)
     assert ("Never and always RAVE tie (Fisher p = 1 between the two). Per node against root-only (Fisher's exact "
             "test): no significant difference at thresholds > 10, > 50 and > 200.") in text
     matches = pd.DataFrame(_vs_ppaf_rows([fw.UNDECIDED, fw.SAME], [50, 55]))

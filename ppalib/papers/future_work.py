@@ -459,8 +459,12 @@ def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
                                     [always.optimal_draws, always.games - always.optimal_draws]])[1]
             better = ("never RAVE" if never.rate > always.rate else "always RAVE" if always.rate > never.rate else
                       None)
-            text += (f" The better fixed choice is {better}" if better else " Never and always RAVE tie") + (
-                f" (Fisher p = {p_value:.2g} between the two).")
+            if better and p_value >= 0.05:  # a direction the test does not support is not stated as a finding
+                text += (f" Never and always RAVE do not differ significantly (Fisher p = {p_value:.2g} between "
+                         f"the two).")
+            else:
+                text += (f" The better fixed choice is {better}" if better else " Never and always RAVE tie") + (
+                    f" (Fisher p = {p_value:.2g} between the two).")
         nodes = cells_[cells_["series"] == "node"]
         if "adaptive at the root" in cells_.index and len(nodes):
             text += " " + _per_node_sentence(nodes)
