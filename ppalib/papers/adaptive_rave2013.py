@@ -191,13 +191,14 @@ def headline(table: pd.DataFrame) -> pd.DataFrame:
     rows["p_value"] = [p for p, _, _ in results]
     rows["verdict"] = [c.verdict for c in cells]
     rows["games_to_decide"] = [c.games_to_decide for c in cells]
+    rows["margin"] = [c.margin for c in cells]
     rows["test"] = [t for _, _, t in results]
     rows["setting"] = [("always RAVE" if r.series == "rave_rate" and r.x == 1 else
                         "never RAVE" if r.series == "rave_rate" else f"adaptive, margin {r.x:g}")
                        for r in rows.itertuples()]
     rows["game"] = rows["game"].map(TITLES)
     return rows[["game", "setting", "matches", "rate", "ci_low", "ci_high", "paper_optimal_draws", "p_value",
-                 "verdict", "games_to_decide", "test"]].round(3)
+                 "verdict", "margin", "games_to_decide", "test"]].round(3)
 
 
 #: Mehat & Vittaut 2013, section 7 (quoted as printed).

@@ -307,7 +307,10 @@ def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
             f" ({' / '.join(f'{int(x):,}' for x in budgets.index)} playouts)" if len(budgets) > 1 else "")
         row["plies a game"] = round(float((per_game["plies"] * per_game["games"]).sum() / per_game["games"].sum()), 1)
         rows.append(row)
-    return pd.DataFrame(rows).set_index("game")
+    from ..report import EQUIVALENCE_MARGIN
+    frame = pd.DataFrame(rows).set_index("game")
+    frame.index.name = f"game (= within ±{EQUIVALENCE_MARGIN:g} points of 50%)"  # the margin in the header
+    return frame
 
 
 def optimal_draws_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:

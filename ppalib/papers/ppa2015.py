@@ -145,7 +145,10 @@ def table1_layout(long):
                                sort=False)
     layout.columns.name = None
     ordered = [f"{p:,}" for p in sorted(set(long["playouts"]))]
-    return layout[ordered].fillna("")
+    from ..report import EQUIVALENCE_MARGIN
+    margin = long["margin"].dropna().iloc[0] if "margin" in long and long["margin"].notna().any() else EQUIVALENCE_MARGIN
+    # the margin in the header: "=" means inside it
+    return layout[ordered].fillna("").rename(columns=lambda p: f"{p} playouts (= within ±{margin:g} points)")
 
 
 def knightthrough_rules_table(frame):

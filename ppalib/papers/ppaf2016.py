@@ -212,7 +212,10 @@ def table_layout(long: pd.DataFrame, table: int, playouts: int | None = None) ->
         best = cells[cells["algorithm"] == algorithm].sort_values("paper_win_rate", ascending=False).iloc[0]
         row["paper's best"] = f"{best.paper_win_rate:.1f} ({best.parameter_label})"
         rows.append(row)
-    return pd.DataFrame(rows).set_index("Algorithm").reindex(columns=columns + ["paper's best"]).fillna("")
+    from ..report import EQUIVALENCE_MARGIN
+    frame = pd.DataFrame(rows).set_index("Algorithm").reindex(columns=columns + ["paper's best"]).fillna("")
+    frame.index.name = f"Algorithm (= within ±{EQUIVALENCE_MARGIN:g} points)"  # the margin in the header
+    return frame
 
 
 def cells_at(long: pd.DataFrame, playouts: int) -> pd.DataFrame:
