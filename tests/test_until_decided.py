@@ -186,3 +186,30 @@ def test_the_cli_dry_run_counts_the_committed_cells_and_plays_nothing(capsys):
     assert {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()} == before
     assert main(["until-decided", "ppaf2016", "--cap", "0", "--dry-run"]) == 2
     assert "cap=0" in capsys.readouterr().err
+
+
+def test_a_notebooks_stopping_rule_grows_its_decision_cells_and_its_tables_judge_them_anytime(tmp_path):
+    """Notebook 05 at smoke with until_decided="anytime": its decision cells (the board-game cells at its largest
+    budget, against 50%) grow by the notebook's batch to its cap, the other cells keep their planned games, and
+    the table judges a grown cell by the anytime-valid interval."""
+    from ppalib.papers import future_work, prepare, run_until_decided as grow_paper
+    from ppalib.report import cell_verdict
+    setup = prepare(future_work, "smoke", results_dir=tmp_path / "r", figures_dir=tmp_path / "f", executor="serial",
+                    until_decided="anytime", decide_batch=2, decide_cap=4, rave_games=["blind_cashing_checks"],
+                    node_playouts=[10.0])
+    assert setup.settings["decide_cap"] == 4 and not setup.committed_results
+    run(setup.experiment, "serial", progress=False)
+    frame = grow_paper(future_work, setup, "serial", progress=False)
+    decision = set(future_work.decision_cells(setup.experiment, setup.settings)["condition_id"])
+    counts = frame.groupby("condition_id").size()
+    grown = set(frame.loc[frame["until_decided"], "condition_id"])
+    assert grown and grown <= decision
+    assert (counts[sorted(grown)] == 4).all()                       # 2 planned, one batch of 2: the cap
+    assert (counts[[c for c in counts.index if c not in decision]] == 2).all()
+    matches = future_work.matches_table(frame, setup.settings).set_index("condition_id")
+    cid = sorted(grown)[0]
+    row = matches.loc[cid]
+    expected = cell_verdict(row["score"], int(row["games"]), 50.0, None, anytime=True)
+    assert row["games_to_decide"] == expected.games_to_decide
+    with pytest.raises(ValueError, match="decide_cap"):
+        prepare(future_work, "smoke", results_dir=tmp_path / "r", decide_cap=0)
