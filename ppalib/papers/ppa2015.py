@@ -34,8 +34,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import make_agent
-from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, Param, check_games_per_budget, games_per_playouts, integer,
-               number, resolve_settings)
+from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, check_games_per_budget,
+               games_per_playouts, integer, number, resolve_settings)
 from ..experiments import Condition, Experiment
 from ..games import PAPER_GAMES
 
@@ -47,7 +47,9 @@ PRESETS = {
     "quick": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=[500, 100]),
     "paper": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=500),
 }
-DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, knightthrough_rules="landing")
+#: Games until decided (``papers.UNTIL_DECIDED``): off unless asked; then 100 games a batch up to 1,500 a cell.
+DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, knightthrough_rules="landing", until_decided="off", decide_batch=100,
+                decide_cap=1500, decide_cpu_seconds=None)
 KNIGHT_GAMES = ("knightthrough", "misere_knightthrough")
 #: Knightthrough's two readings (module docstring) -> the game option that plays it.
 KNIGHTTHROUGH_RULES = {"landing": {}, "ggp": {"ggp_rules": 1}}
@@ -64,6 +66,7 @@ PARAMETERS = {
     "c": C,
     "seed": SEED,
     "knightthrough_rules": Param("choice", choices=tuple(KNIGHTTHROUGH_RULES)),
+    **UNTIL_DECIDED,
 }
 
 
@@ -107,6 +110,28 @@ def rules_of(frame) -> "pd.Series":
     suicide = options.map(lambda o: "suicide_illegal" if o.get("suicide", 1) == 0 else "suicide_loses")
     return ggp.where(frame["game"].isin(KNIGHT_GAMES), suicide.where(frame["game"] == "atarigo", ""))
 
+def decision_cells(experiment: Experiment, s: dict) -> "pd.DataFrame":
+    """The cells games until decided grows: Table 1's (the Knightthrough cells under the chosen reading, the Atarigo
+    cells under the default one, as ``table1_long``), each with the paper's value (``paper_percent``) and games
+    (``paper_games``)."""
+    import pandas as pd
+    from ..report import load_paper_table
+    paper = load_paper_table(PAPER_TABLE).set_index(KEYS)
+    rows = []
+    for c in experiment.conditions:
+        options = dict(c.game_options)
+        if c.game in KNIGHT_GAMES:
+            reading = "ggp" if options.get("ggp_rules") else "landing"
+        elif c.game == "atarigo":
+            reading = "suicide_illegal" if options.get("suicide", 1) == 0 else "suicide_loses"
+        else:
+            reading = ""
+        key = (c.game, c.size, c.agent.playouts)
+        if reading not in ("", s["knightthrough_rules"], "suicide_loses") or key not in paper.index:
+            continue
+        rows.append((c.id, float(paper.loc[key, "paper_win_rate"]), float(paper.loc[key, "paper_games"])))
+    return pd.DataFrame(rows, columns=["condition_id", "paper_percent", "paper_games"])
+
 
 def knightthrough_rules_of(frame) -> "pd.Series":
     """Per stored game, the reading of Knightthrough's rules it was played under ("landing" or "ggp"; other games:
@@ -146,7 +171,10 @@ def table1_layout(long):
                                sort=False)
     layout.columns.name = None
     ordered = [f"{p:,}" for p in sorted(set(long["playouts"]))]
-    return layout[ordered].fillna("")
+    from ..report import EQUIVALENCE_MARGIN
+    margin = long["margin"].dropna().iloc[0] if "margin" in long and long["margin"].notna().any() else EQUIVALENCE_MARGIN
+    # the margin in the header: "=" means inside it
+    return layout[ordered].fillna("").rename(columns=lambda p: f"{p} playouts (= within ±{margin:g} points)")
 
 
 def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
@@ -216,10 +244,48 @@ def atarigo_rules_layout(table):
 
 
 def verdict_counts(long):
-    """How many cells we ran, and how many are consistent with / above / below the paper."""
+    """How many cells we ran, and how many are reproduced / higher / lower / undecided (``report.cell_verdict``
+    at the stated margin), with the games behind them."""
+    from ..report import verdict_tally
     ran = long[long["verdict"] != "no data"]
-    return {"cells": len(ran), **{v: int((ran["verdict"] == v).sum())
-                                  for v in ("consistent", "higher", "lower", "no paper value")}}
+    return {"cells": len(ran), **verdict_tally(ran["verdict"]),
+            "no paper value": int((ran["verdict"] == "no paper value").sum()),
+            "games": int(ran["games"].sum()) if len(ran) else 0}
+
+
+#: Cazenave 2015's claims about Table 1, quoted (abstract and conclusion), with the cells each one is about.
+WORSE_SENTENCE = "PPA has worse results than UCT in three games: Go, Knightthrough 5×5 and Nogo 8 × 8."
+BETTER_SENTENCE = "it is better than UCT for 33 out of the 40 experiments we performed"
+WORSE_CELLS = {("go", 5), ("go", 8), ("knightthrough", 5), ("nogo", 8)}
+
+
+def claims(long) -> "pd.DataFrame":
+    """The paper's claims about Table 1, one test per experiment (cell) each sentence is about, on our cells:
+    PPA's win rate against UCT tested two-sided against 50% (``report.claim_verdict``, exact binomial):
+
+    * "worse than UCT in three games": the cells of Go, Knightthrough 5x5 and Nogo 8x8 where the paper's own value
+      is below 50% (7 cells: Nogo 8x8 at 1,000 playouts is above 50% in the paper, so the sentence cannot mean it);
+    * "better than UCT for 33 out of the 40": the cells where the paper's value is above 50% (31 in its table, not
+      33).  Domineering 8x8 at 1,000 playouts (48.4%) and Domineering 5x5 at 10,000 (50.0%) are in neither: not
+      among the "three games" and not above 50, so no claim about them can succeed at the paper's own numbers.
+
+    *upheld* when ours is significantly on the claimed side, *contradicted* when significantly on the other,
+    *not decided* otherwise; ``p (Holm)`` and ``verdict (Holm)``: Holm over all of the paper's claims."""
+    import pandas as pd
+    from ..report import claim_verdict, with_holm
+    ran = long[long["games"].notna() & long["paper_win_rate"].notna()]
+    rows = []
+    for r in ran.itertuples():
+        worse = (r.game, r.size) in WORSE_CELLS and r.paper_win_rate < 50
+        if not worse and not r.paper_win_rate > 50:
+            continue
+        result = claim_verdict(r.wins, int(r.games), reference=50.0, direction="less" if worse else "greater")
+        rows.append({"claim": WORSE_SENTENCE if worse else BETTER_SENTENCE,
+                     "cell": f"{TITLES[r.game]} {r.size}x{r.size}, {r.playouts:,} playouts",
+                     "paper": r.paper_win_rate, "ours": round(r.win_rate, 1), "games": int(r.games),
+                     "p": result.p_value, "verdict": result.verdict})
+    frame = pd.DataFrame(rows, columns=["claim", "cell", "paper", "ours", "games", "p", "verdict"])
+    return with_holm(frame)
 
 
 def plot_table1(long, *, style: str = "whitegrid", context: str = "paper"):
