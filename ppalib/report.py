@@ -7,7 +7,7 @@ cell verdicts with a stated equivalence margin (``cell_verdict``), claims tested
   counted as half a win.
 * Verdict per cell in the tables: three-way (``cell_verdict``, below: reproduced / higher / lower / undecided at
   the stated ``EQUIVALENCE_MARGIN``).  ``paper_test`` (kept for its p-value, shown beside it) is the two-sided
-  test, "consistent" when p >= 0.05, otherwise "higher" or "lower" (ours relative to the paper); not rejecting is
+  test, "not significant" when p >= 0.05, otherwise "higher" or "lower" (ours relative to the paper); not rejecting is
   no evidence of agreement, which is why the tables use the three-way verdict.  Which test depends on what the
   paper's number is:
 
@@ -82,7 +82,7 @@ def paper_test(wins: float, games: int, paper_percent: float, paper_games: int) 
     else:
         p_value, test = binomtest(ours, games, paper_percent / 100).pvalue, BINOMIAL
     if p_value >= ALPHA:
-        return p_value, "consistent", test
+        return p_value, "not significant", test
     return p_value, "higher" if rate > paper_percent else "lower", test
 
 
@@ -153,6 +153,34 @@ def verdict_tally(verdicts) -> dict:
     """Counts of the three-way verdicts (every one of ``CELL_VERDICTS``, zeros included)."""
     verdicts = pd.Series(list(verdicts), dtype=object)
     return {v: int((verdicts == v).sum()) for v in CELL_VERDICTS}
+
+
+def counts_text(verdicts, order=None) -> str:
+    """"3 reproduced, 1 lower, ...": how many of each verdict, in ``order`` (default ``CELL_VERDICTS``, then
+    ``CLAIM_VERDICTS``), verdicts outside it (e.g. "no paper value") after; verdicts no cell has are left out."""
+    counts = pd.Series(list(verdicts), dtype=object).value_counts()
+    order = list(order or CELL_VERDICTS + CLAIM_VERDICTS)
+    ranked = [v for v in order if v in counts.index] + [v for v in counts.index if v not in order]
+    return ", ".join(f"{int(counts[v])} {v}" for v in ranked) or "none"
+
+
+def margin_words(margin: float = None) -> str:
+    """The rule behind *reproduced*, for a sentence that counts verdicts."""
+    margin = EQUIVALENCE_MARGIN if margin is None else margin
+    return f"reproduced: the 95% interval of ours minus the paper inside ±{margin:g} points"
+
+
+def p_text(p_value: float) -> str:
+    """"p = 0.012", or "p < 1e-05" for the smallest."""
+    import math
+    return f"p < 1e-{int(-math.floor(math.log10(p_value))) - 1}" if p_value < 1e-4 else f"p = {p_value:.2g}"
+
+
+def claims_tally(claims: pd.DataFrame, tested: str = "two-sided") -> str:
+    """A claims table (``with_holm``) in words: how they were ``tested``, their verdicts on the raw p, then after
+    Holm's correction over the table's claims."""
+    return (f"{len(claims)} claims tested {tested}: {counts_text(claims['verdict'], CLAIM_VERDICTS)}; after Holm's "
+            f"correction over the {len(claims)}: {counts_text(claims['verdict (Holm)'], CLAIM_VERDICTS)}")
 
 
 def to_markdown(frame: pd.DataFrame) -> str:

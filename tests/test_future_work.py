@@ -189,8 +189,9 @@ def test_findings_read_naturally_when_a_verdict_has_no_cell():
     assert ("Neither fixed choice is significantly better (Fisher p = 1 between never and always RAVE). Per node "
             "against root-only (Fisher's exact test): no significant difference at thresholds > 10, > 50 and > 200.") in text
     matches = pd.DataFrame(_vs_ppaf_rows([fw.UNDECIDED, fw.SAME], [50, 55]))
-    assert ("no significant difference in any of the 2 (within ±10 points of an even match in 1; undecided in 1); "
-            "mean win rate 52.5%.") in fw.findings(matches, draws.iloc[:0])
+    assert ("within the margin: it lies inside 50 ± 10 points): none significantly better or worse of the 2 (within "
+            "the margin of an even match in 1; undecided in 1); mean win rate 52.5%.") in fw.findings(matches,
+                                                                                              draws.iloc[:0])
 
 
 _NO_MATCHES = pd.DataFrame(columns=["part", "series", "x", "game", "title", "rate", "verdict", "games", "plies", "score",
@@ -226,14 +227,13 @@ def test_findings_count_per_node_cells_in_each_direction_and_after_holms_correct
 
 
 def test_findings_say_which_board_game_verdicts_survive_holms_correction_and_which_cells_change_with_the_budget():
-    ns = fw.NOT_SIGNIFICANT
-    rows = _vs_ppaf_rows([fw.BETTER] * 3 + [ns], [90, 80, 70, 50])
+    rows = _vs_ppaf_rows([fw.BETTER] * 3 + [fw.UNDECIDED], [90, 80, 70, 50])
     for row, p_value in zip(rows, [1e-6, 1e-5, 0.03, 0.5]):
         row["p_value"] = p_value
     text = fw.findings(pd.DataFrame(rows), _NO_DRAWS)
-    assert ("3 of the 4 board-game cells differ from PPAF at 5% (about 0.2 expected by chance alone if no agent "
-            "differed); with Holm's correction over these 4 cells 2 remain (not: PPAF, policy kept at Game 2, 70.0%, "
-            "p = 0.03).") in text
+    assert ("3 of the 4 board-game cells differ from PPAF at 5% (better or worse; about 0.2 expected by chance alone "
+            "if no agent differed); with Holm's correction of their sign tests' p over these 4 cells 2 remain (not: "
+            "PPAF, policy kept at Game 2, 70.0%, p = 0.03).") in text
     high = [{**row, "x": 10000.0, "games": 20, "rate": r, "score": r / 5} for row, r in zip(rows, [90, 20, 70, 50])]
     text = fw.findings(pd.DataFrame(rows + high), _NO_DRAWS)
     assert "**PPAF, policy kept, 1,000 against 10,000 playouts** (Fisher's exact test between the budgets): " \

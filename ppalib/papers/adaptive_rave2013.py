@@ -497,6 +497,30 @@ def _first_mistake_lines(frame: pd.DataFrame, table: pd.DataFrame) -> list[str]:
     return lines
 
 
+def _paper_lines(table: pd.DataFrame) -> list[str]:
+    """The paper's four percentages (``headline``: three-way verdicts at the stated margin, the two-sided p beside)
+    and its claim that the player adapts (``claims``: raw and Holm p)."""
+    from ..report import EQUIVALENCE_MARGIN, claims_tally, counts_text, margin_words, p_text, paper_test
+    lines = []
+    head = headline(table) if "paper_optimal_draws" in table.columns else table.iloc[:0]
+    if len(head):
+        # the p unrounded (headline rounds its table to 3 decimals)
+        cells = table[table["paper_optimal_draws"].notna()]
+        p_values = [paper_test(r.optimal_draws, r.matches, r.paper_optimal_draws, r.paper_matches)[0]
+                    for r in cells.itertuples()]
+        lines.append(f"* **The paper's four percentages** ({margin_words()}): {counts_text(head['verdict'])}. "
+                     + "; ".join(f"{r.game}, {r.setting}: {r.rate:.1f}% against {r.paper_optimal_draws:g}%, "
+                                 f"{r.verdict} (two-sided {p_text(p)})"
+                                 for r, p in zip(head.itertuples(), p_values)) + ".")
+    claim = claims(table)
+    if len(claim):
+        lines.append(f"* **The paper's claim**, \"{ADAPTS_CLAIM}\" ({claims_tally(claim, f'as an equivalence within ±{EQUIVALENCE_MARGIN:g} points')}): " + "; ".join(
+            f"{r['game']} {r['verdict']}, {r['ours']}, difference {r['difference [95% interval]']} points "
+            f"({p_text(r['p'])}, Holm {p_text(r['p (Holm)'])})"
+            for _, r in claim.iterrows()) + ".")
+    return lines
+
+
 def findings(frame: pd.DataFrame, table: pd.DataFrame, stored: pd.DataFrame | None = None) -> str:
     """What the stored matches say, in sentences computed from them (``frame``: this grid's stored matches;
     ``table``: ``figure_table(frame, settings)``; ``stored``: the whole results folder, for the PPA paper's UCT of
@@ -506,6 +530,7 @@ def findings(frame: pd.DataFrame, table: pd.DataFrame, stored: pd.DataFrame | No
              f"above, every move labelled by the exact solver."]
     lines += [line for line in (_sweep_line(table, 2, "k_rave", "k"), _sweep_line(table, 3, "rave_rate", "RAVE rate"))
               if line]
+    lines += _paper_lines(table)
     lines += _adaptive_line(table)
     lines += _figure1_lines(table, stored)
     lines += _figure4_lines(table)

@@ -404,6 +404,11 @@ def rank_correlation(x, y) -> tuple[float, float]:
     return rho, float(np.mean(np.abs(permuted) >= abs(rho) - 1e-12))
 
 
+#: How a head-to-head cell's three-way verdict against an even match reads (``matches_table``).
+_EVEN_MATCH_WORDS = ("better/worse: the 95% interval of the score excludes 50%; within the margin: it lies inside "
+                     "50 ± {margin:g} points")
+
+
 def _vs_ppaf_sentence(label: str, playouts: float, cells_: pd.DataFrame) -> str:
     """One series against PPAF at one budget: the significant cells by direction (each with its win rate), the
     count of the others, the mean win rate, and (4 games or more) the rank correlation of the win rate with the
@@ -414,17 +419,18 @@ def _vs_ppaf_sentence(label: str, playouts: float, cells_: pd.DataFrame) -> str:
                                                                                    (WORSE, "worse")) if named[v]]
     same = int((cells_["verdict"] == SAME).sum())
     unresolved = len(cells_) - same - sum(len(v) for v in named.values())
-    rest = [f"within ±{EQUIVALENCE_MARGIN:g} points of an even match in {same}" if same else "",
+    rest = [f"within the margin of an even match in {same}" if same else "",
             f"undecided in {unresolved}" if unresolved else ""]
     rest = "; ".join(r for r in rest if r)
     if not clauses:
-        verdicts = f"no significant difference in any of the {len(cells_)}" + (f" ({rest})" if rest else "")
+        verdicts = f"none significantly better or worse of the {len(cells_)}" + (f" ({rest})" if rest else "")
     else:
         verdicts = "significantly " + ", ".join(clauses) + (f"; {rest}" if rest else "")
     low, high = int(cells_["games"].min()), int(cells_["games"].max())
     plays = f"{low}" if low == high else f"{low} to {high}"
     text = (f"* **{label}** (against PPAF, {int(playouts):,} playouts; {len(cells_)} board games, {plays} games a "
-            f"cell): {verdicts}; mean win rate {cells_['rate'].mean():.1f}%.")
+            f"cell; {_EVEN_MATCH_WORDS.format(margin=EQUIVALENCE_MARGIN)}): {verdicts}; mean win rate "
+            f"{cells_['rate'].mean():.1f}%.")
     known = cells_.dropna(subset=["plies"])
     if len(known) >= 4:
         rho, p_value = rank_correlation(known["rate"], known["plies"])
@@ -456,9 +462,9 @@ def _multiplicity_sentence(matches: pd.DataFrame) -> list[str]:
         adjusted = pd.Series(holm(cells_["p_value"]), index=cells_.index)
         lost = significant[adjusted[significant.index] >= 0.05]
         text = (f"* **How much is chance, {int(playouts):,} playouts**: {len(significant)} of the {len(cells_)} "
-                f"board-game cells differ from PPAF at 5% (about {0.05 * len(cells_):.1f} expected by chance alone "
-                f"if no agent differed); with Holm's correction over these {len(cells_)} cells "
-                f"{len(significant) - len(lost)} remain")
+                f"board-game cells differ from PPAF at 5% (better or worse; about {0.05 * len(cells_):.1f} expected "
+                f"by chance alone if no agent differed); with Holm's correction of their sign tests' p over these "
+                f"{len(cells_)} cells {len(significant) - len(lost)} remain")
         if len(lost):
             text += " (not: " + ", ".join(f"{VS_PPAF[r.series][0]} at {r.title}, {r.rate:.1f}%, p = {r.p_value:.2g}"
                                         for r in lost.itertuples()) + ")"
@@ -549,6 +555,7 @@ def _per_node_summary(draws: pd.DataFrame) -> list[str]:
 
 def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
     """What the stored games say, in sentences computed from the tables (no number is written by hand)."""
+    from ..report import EQUIVALENCE_MARGIN
     lines = []
     for series, (label, part) in VS_PPAF.items():
         for playouts, cells_ in matches[matches["series"] == series].groupby("x"):
@@ -571,8 +578,9 @@ def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
     lines += _per_node_summary(draws)
     for r in matches[matches["part"] == "node_vs_root"].itertuples():
         lines.append(f"* **Head to head, {r.title}**: per node {r.rate:.1f}% [{r.ci_low:.1f}, {r.ci_high:.1f}] "
-                     f"against root-only ({int(r.wins)} wins, {int(r.draws)} draws, {int(r.losses)} losses; "
-                     f"{r.verdict}, p = {r.p_value:.3g}).")
+                     f"against root-only ({int(r.wins)} wins, {int(r.draws)} draws, {int(r.losses)} losses): "
+                     f"{r.verdict} ({_EVEN_MATCH_WORDS.format(margin=EQUIVALENCE_MARGIN)}); sign test of the "
+                     f"{int(r.wins + r.losses)} decisive games p = {r.p_value:.3g}.")
     return "\n".join(lines)
 
 

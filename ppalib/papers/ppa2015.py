@@ -360,14 +360,9 @@ def plot_scaling(long, *, style: str = "whitegrid", context: str = "paper"):
 
 
 # ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
-#: A cell's verdict when ours agrees with the paper: today's "consistent", and "reproduced" of the three-way
-#: verdicts (issue 23) that replace it.
-AGREEING_VERDICTS = ("consistent", "reproduced")
-
-
 def _p(p_value: float) -> str:
-    import math
-    return f"p < 1e-{int(-math.floor(math.log10(p_value))) - 1}" if p_value < 1e-4 else f"p = {p_value:.2g}"
+    from ..report import p_text
+    return p_text(p_value)
 
 
 def _name(r) -> str:
@@ -375,24 +370,34 @@ def _name(r) -> str:
 
 
 def _budget_lines(long) -> list[str]:
-    """Per playouts budget: the verdicts of Table 1's cells, the differing cells with Holm's correction over the
-    budget's cells, and where PPA is clearly below or above UCT (its whole interval on one side of an even score)."""
-    from statsmodels.stats.multitest import multipletests
+    """Per playouts budget: the three-way verdicts of Table 1's cells (``report.cell_verdict`` at the stated
+    margin), the cells that differ (higher/lower) with the interval of the difference, the two-sided p and whether
+    Holm's correction over the budget's cells keeps it, the games that would decide the undecided cells, and where
+    PPA is clearly below or above UCT (its whole interval on one side of an even score)."""
+    from ..report import counts_text, holm, margin_words
     lines = []
     ran = long[long["games"].notna()]
     for playouts, cells in ran.groupby("playouts"):
         games = sorted(set(cells["games"].astype(int)))
-        counts = cells["verdict"].value_counts()
         on_grid = cells[cells["paper_win_rate"].notna()]
-        adjusted = dict(zip(on_grid.index, multipletests(on_grid["p_value"], method="holm")[1])) if len(on_grid) else {}
-        differ = on_grid[on_grid["p_value"] < 0.05]
-        text = (f"* **Table 1 at {int(playouts):,} playouts** ({' or '.join(map(str, games))} games a cell): "
-                f"{len(cells)} cells, " + ", ".join(f"{n} {v}" for v, n in counts.items()) + ".")
+        adjusted = dict(zip(on_grid.index, holm(on_grid["p_value"])))
+        margin = on_grid["margin"].iloc[0] if len(on_grid) else None
+        text = (f"* **Table 1 at {int(playouts):,} playouts** ({' or '.join(map(str, games))} games a cell; "
+                f"{margin_words(margin)}): {len(cells)} cells, {counts_text(cells['verdict'])}.")
+        differ = on_grid[on_grid["verdict"].isin(["higher", "lower"])]
         if len(differ):
             text += " Differing: " + "; ".join(
-                f"{_name(r)} {r.win_rate:.1f}% [{r.ci_low:.1f}, {r.ci_high:.1f}] against {r.paper_win_rate:.1f}% "
-                f"({_p(r.p_value)}; Holm over the {len(on_grid)} cells: "
-                f"{'significant' if adjusted[r.Index] < 0.05 else 'not significant'})" for r in differ.itertuples()) + "."
+                f"{_name(r)} {r.verdict}, {r.win_rate:.1f}% against {r.paper_win_rate:.1f}% (difference "
+                f"[{r.diff_low:+.1f}, {r.diff_high:+.1f}] points; two-sided {_p(r.p_value)}, Holm over the "
+                f"{len(on_grid)} cells: {'significant' if adjusted[r.Index] < 0.05 else 'not significant'})"
+                for r in differ.itertuples()) + "."
+        undecided = on_grid[on_grid["verdict"] == "undecided"]
+        if len(undecided):
+            known = undecided["games_to_decide"].dropna().astype(int)
+            text += (f" The {len(undecided)} undecided cells would be decided at our rates by "
+                     + (f"{known.min():,} to {known.max():,} games a cell" if len(known) else "no game count")
+                     + (f" ({len(undecided) - len(known)} by none up to a million)" if len(known) < len(undecided)
+                        else "") + ".")
         below = cells[cells["ci_high"] < 50]
         above = cells[cells["ci_low"] > 50]
         for group, words in ((below, "PPA below UCT (the whole interval under an even score)"),
@@ -406,15 +411,40 @@ def _budget_lines(long) -> list[str]:
     return lines
 
 
+def _claims_lines(long) -> list[str]:
+    """Cazenave 2015's claims about Table 1 (``claims``), per sentence: the verdicts on the raw two-sided p and
+    after Holm's correction over all of them, and the cells whose verdict is not *upheld*."""
+    from ..report import claims_tally, p_text
+    table = claims(long)
+    if table.empty:
+        return []
+    lines = [f"* **The paper's claims** ({claims_tally(table)})."]
+    for sentence, rows in table.groupby("claim", sort=False):
+        others = rows[rows["verdict"] != "upheld"]
+        text = (f"  * \"{sentence}\": {len(rows)} cells; raw: {_counts(rows['verdict'])}; after Holm: "
+                f"{_counts(rows['verdict (Holm)'])}")
+        if len(others):
+            text += "; not upheld: " + "; ".join(
+                f"{r['cell']} {r['ours']:.1f}% (paper {r['paper']:.1f}%, {r['verdict']}, {p_text(r['p'])}, Holm "
+                f"{p_text(r['p (Holm)'])})" for _, r in others.iterrows())
+        lines.append(text + ".")
+    return lines
+
+
+def _counts(verdicts) -> str:
+    from ..report import CLAIM_VERDICTS, counts_text
+    return counts_text(verdicts, CLAIM_VERDICTS)
+
+
 def _rules_lines(table, title: str, readings: dict, labels: dict) -> list[str]:
-    """A game's two readings of the rules beside the paper: consistent cells per reading, the cells where the two
-    readings differ (Fisher), and each cell's pair of values."""
+    """A game's two readings of the rules beside the paper: the three-way verdicts per reading (at the stated
+    margin), the cells where the two readings differ (Fisher), and each cell's pair of values."""
+    from ..report import counts_text
     if table.empty:
         return []
     on_grid = table[table["paper_win_rate"].notna()]
-    agree = "; ".join(f"{labels[r]} consistent with the paper in "
-                      f"{on_grid[on_grid.rules == r].verdict.isin(AGREEING_VERDICTS).sum()} of {(on_grid.rules == r).sum()} "
-                      f"cells" for r in readings if (on_grid.rules == r).any())
+    agree = "; ".join(f"{labels[r]}: {counts_text(on_grid.loc[on_grid.rules == r, 'verdict'])} of "
+                      f"{(on_grid.rules == r).sum()} cells" for r in readings if (on_grid.rules == r).any())
     first, second = readings
     pairs, nearer = [], {first: 0, second: 0}
     for (game, size, playouts), cell in table.groupby(["game", "size", "playouts"], sort=False):
@@ -460,7 +490,7 @@ def findings(frame, knightthrough_rules: str = DEFAULTS["knightthrough_rules"]) 
     if frame.empty:
         return "No stored game in this run."
     long = table1(frame, knightthrough_rules)
-    lines = [code_versions_line(frame)] + _budget_lines(long)
+    lines = [code_versions_line(frame)] + _budget_lines(long) + _claims_lines(long)
     lines += _rules_lines(atarigo_rules_table(frame), "Atarigo", ATARIGO_RULES,
                          {"suicide_loses": "a suicide legal and losing", "suicide_illegal": "Go's rule (illegal)"})
     lines += _rules_lines(knightthrough_rules_table(frame), "Knightthrough", KNIGHTTHROUGH_RULES,

@@ -383,42 +383,32 @@ def plot_sweeps(long: pd.DataFrame, *, style: str = "whitegrid", context: str = 
 
 
 # ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
-#: A cell's verdict when ours agrees with the paper (today's "consistent"; "reproduced" of issue 23's three-way
-#: verdicts), and a claim's verdict when no test decides it (today's "not significant"; issue 23's "not decided").
-AGREEING_VERDICTS = ("consistent", "reproduced")
-UNDECIDED_CLAIMS = ("not significant", "not decided")
-
-
 def _cells_line(long: pd.DataFrame, playouts: int) -> str:
-    """Our cells at ``playouts`` against the paper's (10,000-playout) values: verdict counts, overall and per game."""
+    """Our cells at ``playouts`` against the paper's (10,000-playout) values: three-way verdict counts at the stated
+    margin, overall and reproduced per game."""
+    from ..report import counts_text, margin_words
     ran = long[(long["playouts"] == playouts) & long["games"].notna()]
     if ran.empty:
         return ""
     games = sorted(set(ran["games"].astype(int)))
-    counts = ran["verdict"].value_counts()
-    per_game = ran.groupby("game", sort=False)["verdict"].agg(
-        lambda v: f"{v.isin(AGREEING_VERDICTS).sum()} of {len(v)}")
+    per_game = ran.groupby("game", sort=False)["verdict"].agg(lambda v: f"{(v == 'reproduced').sum()} of {len(v)}")
     return (f"* **Cells at {int(playouts):,} playouts** ({' or '.join(map(str, games))} games a cell, against the "
-            f"paper's values at its 10,000): {len(ran)} cells, " + ", ".join(f"{n} {v}" for v, n in counts.items())
-            + "; consistent per game: " + ", ".join(f"{TITLES[g]} {n}" for g, n in per_game.items())
-            + ".")
+            f"paper's values at its 10,000; {margin_words()}): {len(ran)} cells, {counts_text(ran['verdict'])}; "
+            f"reproduced per game: " + ", ".join(f"{TITLES[g]} {n}" for g, n in per_game.items()) + ".")
 
 
 def _claims_lines(long: pd.DataFrame, playouts: int) -> list[str]:
-    """The claims at ``playouts``: verdict counts, every decided claim with both sides' win rates and p, and the
-    undecided claims whose direction runs against the paper."""
+    """The claims at ``playouts``: verdict counts on the raw two-sided p and after Holm's correction over the
+    budget's claims, every claim decided on its raw p with both sides, raw and Holm p, and the undecided claims
+    whose direction runs against the paper."""
+    from ..report import claims_tally, p_text
     table = claims(long, playouts=playouts)
     if table.empty:
         return []
-    text = (f"* **Claims at {int(playouts):,} playouts** ({len(table)}): "
-            + ", ".join(f"{n} {v}" for v, n in table["verdict"].value_counts().items()) + ".")
-    lines = [text]
+    lines = [f"* **Claims at {int(playouts):,} playouts** ({claims_tally(table)})."]
 
     def side(r):
         return f"{r['A vs UCT']} vs {r['B vs UCT']}" if r["A vs UCT"] else r["B vs UCT"]
-
-    def p_text(p_value):
-        return "< 0.0001" if p_value < 1e-4 else f"= {p_value:.2g}"
 
     def against_paper(r):
         """B ahead of A (against UCT), or B above 50% against PPAF (Tables 4 and 9)."""
@@ -426,13 +416,14 @@ def _claims_lines(long: pd.DataFrame, playouts: int) -> list[str]:
         rates = [float(x) for x in re.findall(r"([\d.]+)%", side(r))]
         return rates[0] < rates[1] if r["A vs UCT"] else rates[0] > 50
 
-    for verdict in [v for v in table["verdict"].unique() if v not in UNDECIDED_CLAIMS]:
+    for verdict in [v for v in table["verdict"].unique() if v != "not decided"]:
         rows = table[table["verdict"] == verdict]
-        lines.append(f"  * *{verdict}*: " + "; ".join(f"{r['claim']} at {r['game']} ({side(r)}, p(A > B) "
-                                                      f"{p_text(r['p (A > B)'])})" for _, r in rows.iterrows()) + ".")
-    against = table[table["verdict"].isin(UNDECIDED_CLAIMS) & table.apply(against_paper, axis=1)]
+        lines.append(f"  * *{verdict}* on its raw p: " + "; ".join(
+            f"{r['claim']} at {r['game']} ({side(r)}; {p_text(r['p'])}, Holm {p_text(r['p (Holm)'])}: "
+            f"{r['verdict (Holm)']})" for _, r in rows.iterrows()) + ".")
+    against = table[(table["verdict"] == "not decided") & table.apply(against_paper, axis=1)]
     if len(against):
-        lines.append("  * *undecided, the direction against the paper*: " + "; ".join(
+        lines.append("  * *not decided, the direction against the paper*: " + "; ".join(
             f"{r['claim']} at {r['game']} ({side(r)})" for _, r in against.iterrows()) + ".")
     return lines
 
