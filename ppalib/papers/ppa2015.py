@@ -202,7 +202,7 @@ def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
     order = {g: i for i, g in enumerate(games)}
     table = table.sort_values(keys + ["rules"], key=lambda s: s.map(order) if s.name == "game" else s)
     columns = keys + ["rules", "games", "draws", "win_rate", "ci_low", "ci_high", "paper_win_rate", "p_value",
-                      "verdict", "p_between"]
+                      "verdict", "diff_low", "diff_high", "games_to_decide", "margin", "p_between"]
     return table[columns].reset_index(drop=True)
 
 
@@ -219,8 +219,9 @@ def atarigo_rules_table(frame):
 
 def rules_layout(table, readings=KNIGHTTHROUGH_RULES):
     """A ``rules_table`` in the paper's layout: a row per game, size and playouts, a column per reading (``ours
-    [interval] / paper mark``), and the p-value between the readings."""
-    from ..report import format_cell
+    [interval] / paper mark (games)``, the margin of the three-way verdict in its header), and the p-value between
+    the readings."""
+    from ..report import EQUIVALENCE_MARGIN, format_cell
     cells = table.assign(cell=table.apply(format_cell, axis=1), Game=table["game"].map(TITLES),
                          Size=table["size"].map(lambda s: f"{s}x{s}"), Playouts=table["playouts"].map(lambda p: f"{p:,}"))
     layout = cells.pivot_table(index=["Game", "Size", "Playouts"], columns="rules", values="cell", aggfunc="first",
@@ -230,7 +231,8 @@ def rules_layout(table, readings=KNIGHTTHROUGH_RULES):
     first, second = readings
     between = cells.groupby(["Game", "Size", "Playouts"], sort=False)["p_between"].first()
     layout[f"p ({first} vs {second})"] = between.map(lambda p: "" if p != p else f"{p:.2g}")
-    return layout
+    margin = table["margin"].dropna().iloc[0] if "margin" in table and table["margin"].notna().any() else EQUIVALENCE_MARGIN
+    return layout.rename(columns={r: f"{r} (= within ±{margin:g} points)" for r in readings})
 
 
 def knightthrough_rules_layout(table):
