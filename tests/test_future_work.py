@@ -104,7 +104,8 @@ def test_matches_table_on_hand_made_games_counts_draws_as_half_and_tests_decisiv
                          + _games(c, [1.0] * 10 + [0.5] * 85 + [0.0] * 5))
     table = fw.matches_table(frame, s).set_index("condition_id")
     assert table.loc[a, "verdict"] == fw.BETTER and table.loc[a, "p_value"] == pytest.approx(7.85e-5, rel=0.01)
-    assert table.loc[b, "verdict"] == fw.NOT_SIGNIFICANT and table.loc[b, "p_value"] == pytest.approx(0.0569, rel=0.01)
+    assert table.loc[b, "verdict"] == fw.UNDECIDED and table.loc[b, "p_value"] == pytest.approx(0.0569, rel=0.01)
+    assert table.loc[b, "games_to_decide"] > 100 and table.loc[c, "verdict"] == fw.UNDECIDED
     assert table.loc[c, "rate"] == 52.5 and table.loc[c, "draws"] == 85
     assert table.loc[c, "p_value"] == pytest.approx(0.3018, rel=0.01)
     assert 60.0 < table.loc[a, "ci_low"] < 70.0 < table.loc[a, "ci_high"] < 80.0
@@ -155,7 +156,7 @@ def _vs_ppaf_rows(verdicts, rates):
     return [{"part": "kept_policy", "series": "ppaf_kept", "x": 1000.0, "game": f"game{i}", "title": f"Game {i}",
              "rate": rate,
              "verdict": verdict, "games": 100, "plies": 10.0 * (i + 1), "score": rate,
-             "p_value": 0.01 if verdict != fw.NOT_SIGNIFICANT else 0.5}
+             "p_value": 0.01 if verdict in (fw.BETTER, fw.WORSE) else 0.5}
             for i, (verdict, rate) in enumerate(zip(verdicts, rates))]
 
 
@@ -187,8 +188,10 @@ def test_findings_read_naturally_when_a_verdict_has_no_cell():
     assert "The better fixed choice is always RAVE (Fisher p = " in text
     assert ("Neither fixed choice is significantly better (Fisher p = 1 between never and always RAVE). Per node "
             "against root-only (Fisher's exact test): no significant difference at thresholds > 10, > 50 and > 200.") in text
-    matches = pd.DataFrame(_vs_ppaf_rows([ns, ns], [50, 55]))
-    assert "no significant difference in any of the 2; mean win rate 52.5%." in fw.findings(matches, draws.iloc[:0])
+    matches = pd.DataFrame(_vs_ppaf_rows([fw.UNDECIDED, fw.SAME], [50, 55]))
+    assert ("within the margin: it lies inside 50 ± 10 points): none significantly better or worse of the 2 (within "
+            "the margin of an even match in 1; undecided in 1); mean win rate 52.5%.") in fw.findings(matches,
+                                                                                              draws.iloc[:0])
 
 
 _NO_MATCHES = pd.DataFrame(columns=["part", "series", "x", "game", "title", "rate", "verdict", "games", "plies", "score",
@@ -224,14 +227,13 @@ def test_findings_count_per_node_cells_in_each_direction_and_after_holms_correct
 
 
 def test_findings_say_which_board_game_verdicts_survive_holms_correction_and_which_cells_change_with_the_budget():
-    ns = fw.NOT_SIGNIFICANT
-    rows = _vs_ppaf_rows([fw.BETTER] * 3 + [ns], [90, 80, 70, 50])
+    rows = _vs_ppaf_rows([fw.BETTER] * 3 + [fw.UNDECIDED], [90, 80, 70, 50])
     for row, p_value in zip(rows, [1e-6, 1e-5, 0.03, 0.5]):
         row["p_value"] = p_value
     text = fw.findings(pd.DataFrame(rows), _NO_DRAWS)
-    assert ("3 of the 4 board-game cells differ from PPAF at 5% (about 0.2 expected by chance alone if no agent "
-            "differed); with Holm's correction over these 4 cells 2 remain (not: PPAF, policy kept at Game 2, 70.0%, "
-            "p = 0.03).") in text
+    assert ("3 of the 4 board-game cells differ from PPAF at 5% (better or worse; about 0.2 expected by chance alone "
+            "if no agent differed); with Holm's correction of their sign tests' p over these 4 cells 2 remain (not: "
+            "PPAF, policy kept at Game 2, 70.0%, p = 0.03).") in text
     high = [{**row, "x": 10000.0, "games": 20, "rate": r, "score": r / 5} for row, r in zip(rows, [90, 20, 70, 50])]
     text = fw.findings(pd.DataFrame(rows + high), _NO_DRAWS)
     assert "**PPAF, policy kept, 1,000 against 10,000 playouts** (Fisher's exact test between the budgets): " \

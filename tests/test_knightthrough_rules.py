@@ -222,7 +222,8 @@ def test_the_rules_table_counts_each_reading_apart_and_table1_shows_the_chosen_o
     assert (cell.games, cell.win_rate) == (40, 25.0)
     assert ppa2015.table1(frame, "ggp").query("game == 'knightthrough' and playouts == 1000").win_rate.max() == 62.5
     layout = ppa2015.knightthrough_rules_layout(table)
-    assert list(layout.columns) == ["landing", "ggp", "p (landing vs ggp)"]
+    assert list(layout.columns) == ["landing (= within ±10 points)", "ggp (= within ±10 points)",
+                                    "p (landing vs ggp)"]
 
 
 def _reference_perft(board, n, player, depth, last_to=None):

@@ -43,4 +43,23 @@ def test_claims_are_tested_at_one_budget_at_a_time(tmp_path):
         assert len(table) == 6  # three claims at Breakthrough and at Nogo
         cells = ppaf2016.cells_at(long, budget)
         assert len(cells) == 8 if budget == 30 else len(cells) >= 8
-        assert isinstance(cells, pd.DataFrame) and set(cells["verdict"]) <= {"consistent", "higher", "lower"}
+        assert isinstance(cells, pd.DataFrame) and set(cells["verdict"]) <= {"reproduced", "higher", "lower",
+                                                                             "undecided"}
+        assert set(table["verdict"]) <= {"upheld", "contradicted", "not decided"}
+        assert {"p", "p (Holm)", "verdict (Holm)", "paper p"} <= set(table.columns)
+
+
+def test_no_claim_is_counted_twice_or_set_up_to_fail_at_the_papers_own_numbers():
+    """The misere PPAF > MAST/MASTF claims are tested head to head (Tables 4 and 9) only, not again against UCT
+    where the paper itself has 100% vs 100%; every A > B kept has A > B in the paper."""
+    cells = ppaf2016.paper_cells()
+    long = cells.assign(games=100.0, wins=cells["paper_win_rate"], win_rate=cells["paper_win_rate"],
+                        playouts=10000)
+    table = ppaf2016.claims(long)
+    pairs = list(zip(table["claim"], table["game"]))
+    assert len(pairs) == len(set(pairs))
+    against_uct = table[~table["claim"].str.contains("Table")]
+    assert not against_uct["game"].isin(["Misere Breakthrough", "Misere Knightthrough"]).any()
+    assert table["claim"].str.contains("Table").sum() == 4
+    paper_sides = [tuple(float(x) for x in text.split(" vs ")) for text in against_uct["paper"]]
+    assert all(a > b for a, b in paper_sides)

@@ -15,27 +15,37 @@ def test_the_report_gathers_every_committed_cell_with_its_verdict():
     # Table 1's 1,000-playout column (20 cells), Tables 1-10 at each algorithm's best setting (36), the four
     # headline percentages (4); the 10,000-playout runs the issue asks for would add to the first two.
     assert counts["ppa2015"] >= 20 and counts["ppaf2016"] >= 36 and counts["adaptive_rave2013"] == 4
-    assert set(cells["verdict"]) <= {"consistent", "higher", "lower"}
+    assert set(cells["verdict"]) <= {"reproduced", "higher", "lower", "undecided"}
+    assert set(cells["budget"]) >= {"1,000 playouts", "10,000 playouts", "1,000 playouts (paper: 10,000)"}
     assert cells["p_value"].between(0, 1).all() and (cells["ci_low"] <= cells["ours"]).all()
     assert (cells["ours"] <= cells["ci_high"]).all() and (cells["games"] > 0).all()
     assert set(cells["test"]) <= {"Fisher exact, paper as k/n", "binomial, paper's rate as reference"}
     # The paper's 93.39% and 49.10% are not counts out of 500: tested as fixed rates.
     rave = cells[cells["paper"] == "adaptive_rave2013"].set_index("paper_value")
     assert rave.loc[93.39, "test"] == rave.loc[49.10, "test"] == "binomial, paper's rate as reference"
-    table = summary.paper_summary(gathered).set_index("paper")
-    assert {"consistent", "higher", "lower", "consistent (%)", "claims upheld", "claims untested"} <= set(table.columns)
-    ppa = table.loc[summary.PAPERS["ppa2015"][1]]
-    assert ppa["cells"] == ppa["consistent"] + ppa["higher"] + ppa["lower"] == counts["ppa2015"]
-    assert ppa["notebook"] == "[01_ppa_2015](01_ppa_2015.ipynb)"
-    # PPAF 2016's claims are tested; Soemers 2019 is judged by its claims, "not run yet" without results.
+    table = summary.paper_summary(gathered)
+    assert {"budget", "games a cell", "margin (points)", "reproduced", "higher", "lower", "undecided",
+            "claims upheld", "claims untested"} <= set(table.columns)
+    assert not any("%" in str(c) for c in table.columns)          # no share pooled across budgets or game counts
+    ppa = table[table["paper"] == summary.PAPERS["ppa2015"][1]]
+    assert sorted(ppa["budget"]) == ["1,000 playouts", "10,000 playouts"]   # one row per budget
+    assert (ppa["cells"] == ppa[list(summary.VERDICTS)].sum(axis=1)).all() and ppa["cells"].sum() == counts["ppa2015"]
+    assert (ppa["notebook"] == "[01_ppa_2015](01_ppa_2015.ipynb)").all()
+    # every paper with results has claims: PPA 2015 and Mehat & Vittaut too, each with raw and Holm p
     claims = gathered.claims
-    assert (claims["paper"] == "ppaf2016").sum() == 42  # 21 claims at each of the two budgets played (1,000 and 10,000)
+    assert {"ppa2015", "ppaf2016", "adaptive_rave2013"} <= set(claims["paper"])
+    assert (claims["paper"] == "ppaf2016").sum() == 34  # 17 claims at each of the two budgets played
+    assert set(claims.loc[claims["paper"] == "ppaf2016", "budget"]) == {"1,000 playouts", "10,000 playouts"}
+    tested = claims[claims["p_value"].notna()]
+    assert (tested["p_holm"] >= tested["p_value"] - 1e-12).all()
     assert set(claims["outcome"]) <= set(summary.OUTCOMES)
-    soemers = table.loc[summary.PAPERS["soemers2019"][1]]
+    soemers = table[table["paper"] == summary.PAPERS["soemers2019"][1]].iloc[0]
     if not (paths.RESULTS / "soemers2019").is_dir():
         assert soemers["read"] == summary.NOT_RUN and soemers["claims untested"] == soemers["claims"] > 0
     note = summary.closing_note(gathered)
-    assert "(01_ppa_2015.ipynb)" in note and f"of {len(cells)} cells consistent" in note
+    assert "(01_ppa_2015.ipynb)" in note and "±10 points" in note and "Holm" in note
+    assert "nan" not in note.lower() and str(paths.ROOT) not in note
+    assert all(str(paths.ROOT) not in source.describe() for source in setup.experiment)
 
 
 def test_a_report_at_another_preset_reads_the_committed_results_when_that_preset_stored_nothing(tmp_path,

@@ -173,26 +173,70 @@ def figure_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
 
 
 def headline(table: pd.DataFrame) -> pd.DataFrame:
-    """The paper's four percentages beside ours, each with the test its kind of number allows (``report.paper_test``).
+    """The paper's four percentages beside ours: the three-way verdict (``report.cell_verdict`` at the stated
+    margin: reproduced / higher / lower / undecided) with the games that would decide it, and the p of the test
+    its kind of number allows (``report.paper_test``).
 
-    91.40% and 47.20% are counts out of the paper's 500 matches (457 and 236): Fisher's exact test of ours
-    against them.  93.39% and 49.10% are not (466.95 and 245.5 of 500; perhaps averages over runs): their sample
-    is unknown, so our optimal draws are tested against them as fixed proportions (exact binomial test); the
+    91.40% and 47.20% are counts out of the paper's 500 matches (457 and 236): the interval counts the paper's
+    sampling error (Fisher's exact test for the p).  93.39% and 49.10% are not (466.95 and 245.5 of 500; perhaps
+    averages over runs): their sample is unknown, so they are fixed references (exact binomial test); the
     ``test`` column says which.
     """
-    from ..report import paper_test
+    from ..report import cell_verdict, paper_test
     rows = table[table["paper_optimal_draws"].notna()].copy()
     results = [paper_test(r.optimal_draws, r.matches, r.paper_optimal_draws, r.paper_matches)
                for r in rows.itertuples()]
+    cells = [cell_verdict(r.optimal_draws, int(r.matches), r.paper_optimal_draws, int(r.paper_matches))
+             for r in rows.itertuples()]
     rows["p_value"] = [p for p, _, _ in results]
-    rows["verdict"] = [v for _, v, _ in results]
+    rows["verdict"] = [c.verdict for c in cells]
+    rows["games_to_decide"] = [c.games_to_decide for c in cells]
+    rows["margin"] = [c.margin for c in cells]
     rows["test"] = [t for _, _, t in results]
     rows["setting"] = [("always RAVE" if r.series == "rave_rate" and r.x == 1 else
                         "never RAVE" if r.series == "rave_rate" else f"adaptive, margin {r.x:g}")
                        for r in rows.itertuples()]
     rows["game"] = rows["game"].map(TITLES)
     return rows[["game", "setting", "matches", "rate", "ci_low", "ci_high", "paper_optimal_draws", "p_value",
-                 "verdict", "test"]].round(3)
+                 "verdict", "margin", "games_to_decide", "test"]].round(3)
+
+
+#: Mehat & Vittaut 2013, section 7 (quoted as printed).
+ADAPTS_CLAIM = ("the player adapts successfully its use of RAVE to the game at hand (adaptive, margin 0, against the "
+                "best fixed setting)")
+ADAPTS_SENTENCE = ("When the margin is set to 0, the percentage of optimal draws is 91.40 % at Blind Cashing Checks and "
+                   "47.20 % at Cashing Stale-dated Checks. This figures are to be compared with those obtained with "
+                   "the best setting for a game: 93.39 % at Blind Cashing Checks when always using RAVE and 49.10 % "
+                   "at Cashing Stale-dated Checks when never using RAVE: the player adapts successfully its use of "
+                   "RAVE to the game at hand.")
+
+
+def claims(table: pd.DataFrame) -> pd.DataFrame:
+    """The paper's claim, tested on our matches: per game, adaptive RAVE (margin 0, Figure 4) is as good as the
+    game's best fixed setting (always RAVE at Blind, never at Stale-dated, Figure 3): two samples of ours,
+    equivalent within ``report.EQUIVALENCE_MARGIN`` points (``report.equivalence_claim_verdict``): *upheld* when
+    the 95% interval of adaptive minus fixed lies inside it, *contradicted* when it excludes 0 outside it, *not
+    decided* otherwise; Holm over the paper's claims (``report.with_holm``)."""
+    from ..report import EQUIVALENCE_MARGIN, equivalence_claim_verdict, with_holm
+    rows = []
+    for game, best in (("blind_cashing_checks", 1.0), ("stale_cashing_checks", 0.0)):
+        fixed = table[(table["figure"] == 3) & (table["game"] == game) & (table["series"] == "rave_rate")
+                      & (table["x"] == best)]
+        adaptive = table[(table["figure"] == 4) & (table["game"] == game) & (table["series"] == "adaptive")
+                         & (table["x"] == 0.0)]
+        if fixed.empty or adaptive.empty:
+            continue
+        a, f = adaptive.iloc[0], fixed.iloc[0]
+        result = equivalence_claim_verdict(a.optimal_draws, int(a.matches), 0.0, reference_wins=f.optimal_draws,
+                                           reference_games=int(f.matches))
+        rows.append({"claim": ADAPTS_CLAIM, "game": TITLES[game],
+                     "ours": f"adaptive {a.rate:.1f}% vs {'always' if best else 'never'} RAVE {f.rate:.1f}% "
+                             f"({int(a.matches)} and {int(f.matches)} matches)",
+                     "difference [95% interval]": f"{result.estimate:+.1f} [{result.ci_low:.1f}, {result.ci_high:.1f}]",
+                     "margin": EQUIVALENCE_MARGIN, "p": result.p_value, "verdict": result.verdict})
+    frame = pd.DataFrame(rows, columns=["claim", "game", "ours", "difference [95% interval]", "margin", "p",
+                                        "verdict"])
+    return with_holm(frame) if len(frame) else frame.assign(**{"p (Holm)": [], "verdict (Holm)": []})
 
 
 def _cell(row) -> str:
@@ -222,9 +266,9 @@ _PAPER_REUSE_CELLS = {("blind_cashing_checks", "always"): (3, "rave_rate", 1.0),
 def tree_reuse_table(table: pd.DataFrame) -> pd.DataFrame:
     """The tree-reuse check (figure 5 of the table): per game, setting and playouts, optimal draws (%) [95%
     interval] (draws/matches) with the tree emptied before every move and kept between moves, and beside the
-    cells the paper reports (at 2,000 playouts) its value and the verdict of each of ours against it
-    (``report.paper_test``)."""
-    from ..report import paper_test
+    cells the paper reports (at 2,000 playouts) its value and the three-way verdict of each of ours against it
+    (``report.cell_verdict``)."""
+    from ..report import cell_verdict
     paper = pd.read_csv(paths.PAPER_DATA / PAPER_POINTS).set_index(["figure", "series", "x", "game"])
     cells = table[table["figure"] == 5]
     rows = []
@@ -242,8 +286,8 @@ def tree_reuse_table(table: pd.DataFrame) -> pd.DataFrame:
                 continue
             r = next(cell.itertuples())
             row[column] = _cell(r)
-            row[column + " vs paper"] = (paper_test(r.optimal_draws, r.matches, value["paper_optimal_draws"],
-                                                    value["paper_matches"])[1] if key else "")
+            row[column + " vs paper"] = (cell_verdict(r.optimal_draws, int(r.matches), value["paper_optimal_draws"],
+                                                      int(value["paper_matches"])).verdict if key else "")
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -453,6 +497,30 @@ def _first_mistake_lines(frame: pd.DataFrame, table: pd.DataFrame) -> list[str]:
     return lines
 
 
+def _paper_lines(table: pd.DataFrame) -> list[str]:
+    """The paper's four percentages (``headline``: three-way verdicts at the stated margin, the two-sided p beside)
+    and its claim that the player adapts (``claims``: raw and Holm p)."""
+    from ..report import EQUIVALENCE_MARGIN, claims_tally, counts_text, margin_words, p_text, paper_test
+    lines = []
+    head = headline(table) if "paper_optimal_draws" in table.columns else table.iloc[:0]
+    if len(head):
+        # the p unrounded (headline rounds its table to 3 decimals)
+        cells = table[table["paper_optimal_draws"].notna()]
+        p_values = [paper_test(r.optimal_draws, r.matches, r.paper_optimal_draws, r.paper_matches)[0]
+                    for r in cells.itertuples()]
+        lines.append(f"* **The paper's four percentages** ({margin_words()}): {counts_text(head['verdict'])}. "
+                     + "; ".join(f"{r.game}, {r.setting}: {r.rate:.1f}% against {r.paper_optimal_draws:g}%, "
+                                 f"{r.verdict} (two-sided {p_text(p)})"
+                                 for r, p in zip(head.itertuples(), p_values)) + ".")
+    claim = claims(table)
+    if len(claim):
+        lines.append(f"* **The paper's claim**, \"{ADAPTS_CLAIM}\" ({claims_tally(claim, f'as an equivalence within ±{EQUIVALENCE_MARGIN:g} points')}): " + "; ".join(
+            f"{r['game']} {r['verdict']}, {r['ours']}, difference {r['difference [95% interval]']} points "
+            f"({p_text(r['p'])}, Holm {p_text(r['p (Holm)'])})"
+            for _, r in claim.iterrows()) + ".")
+    return lines
+
+
 def findings(frame: pd.DataFrame, table: pd.DataFrame, stored: pd.DataFrame | None = None) -> str:
     """What the stored matches say, in sentences computed from them (``frame``: this grid's stored matches;
     ``table``: ``figure_table(frame, settings)``; ``stored``: the whole results folder, for the PPA paper's UCT of
@@ -462,6 +530,7 @@ def findings(frame: pd.DataFrame, table: pd.DataFrame, stored: pd.DataFrame | No
              f"above, every move labelled by the exact solver."]
     lines += [line for line in (_sweep_line(table, 2, "k_rave", "k"), _sweep_line(table, 3, "rave_rate", "RAVE rate"))
               if line]
+    lines += _paper_lines(table)
     lines += _adaptive_line(table)
     lines += _figure1_lines(table, stored)
     lines += _figure4_lines(table)

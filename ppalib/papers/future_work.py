@@ -70,8 +70,8 @@ import pandas as pd
 
 from ..agents import NODE_PLAYOUTS, make_agent
 from ..experiments import Condition, Experiment, check_int
-from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, Param, check_games_per_budget, games_per_playouts, integer,
-               number, resolve_settings)
+from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, check_games_per_budget,
+               games_per_playouts, integer, number, resolve_settings)
 
 NAME = "future_work"
 #: The eight games of Cazenave 2016's Tables 1-10, in the tables' order.
@@ -100,7 +100,10 @@ PRESETS = {
     "paper": dict(games=GAMES, size=8, playouts=[1000, 10000], games_per_cell=500, rave_games=list(RAVE_GAMES),
                   rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0]),
 }
-DEFAULTS = dict(c=0.4, k_rave=700.0, seed=16)
+#: Games until decided (``papers.UNTIL_DECIDED``), for the board-game cells at the largest budget against PPAF:
+#: off unless asked; then 16 games a batch up to 160 a cell.
+DEFAULTS = dict(c=0.4, k_rave=700.0, seed=16, until_decided="off", decide_batch=16, decide_cap=160,
+                decide_cpu_seconds=None)
 #: The notebook's own parameters (None: the preset's value).
 PARAMETERS = {
     "games": Param("choice", many=True, choices=tuple(GAMES)),
@@ -114,6 +117,7 @@ PARAMETERS = {
     "c": C,
     "k_rave": number(0),
     "seed": SEED,
+    **UNTIL_DECIDED,
 }
 
 
@@ -196,10 +200,26 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
                       games_by_condition=by_condition or None)
 
 
+def decision_cells(experiment: Experiment, s: dict) -> pd.DataFrame:
+    """The cells games until decided grows: the board-game cells against PPAF at the largest playouts budget
+    (10,000 in quick), each against the fixed reference 50% (no difference from PPAF; ``paper_games`` NaN)."""
+    grid = cells(s)
+    top = max(s["playouts"])
+    chosen = grid[grid["part"].isin(["grave", "kept_policy"]) & (grid["x"] == top)]
+    ids = {c.id for c in experiment.conditions}
+    chosen = chosen[chosen["condition_id"].isin(ids)]
+    return pd.DataFrame({"condition_id": chosen["condition_id"].to_numpy(), "paper_percent": 50.0,
+                         "paper_games": np.nan}).drop_duplicates("condition_id")
+
+
 # ---- tables, findings and figures --------------------------------------------------------------------------------
 BETTER, WORSE, NOT_SIGNIFICANT = "better", "worse", "not significant"
+#: Three-way verdicts of a head-to-head cell against 50% (``report.cell_verdict``, the paper-free reference):
+#: within the equivalence margin of an even match, or undecided.
+SAME, UNDECIDED = "within the margin", "undecided"
 MORE, FEWER = "more", "fewer"
-MARKS = {BETTER: "▲", WORSE: "▼", NOT_SIGNIFICANT: "", MORE: "▲", FEWER: "▼"}
+MARKS = {BETTER: "▲", WORSE: "▼", NOT_SIGNIFICANT: "", MORE: "▲", FEWER: "▼", SAME: "=", UNDECIDED: "?"}
+_THREE_WAY = {"higher": BETTER, "lower": WORSE, "reproduced": SAME, "undecided": UNDECIDED}
 
 
 def _grid(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
@@ -238,12 +258,20 @@ def _with_rates(table: pd.DataFrame, successes: str) -> pd.DataFrame:
 def matches_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
     """Every head-to-head cell (learned playouts against PPAF, per-node against root-only adaptive RAVE): games,
     wins, draws, losses, mean plies a game, the win rate (draws half) with its Wilson 95% interval, the sign test's
-    p and verdict."""
+    p, and the three-way verdict against an even match (``report.cell_verdict`` against 50% as a fixed reference,
+    at ``report.EQUIVALENCE_MARGIN``): *better* / *worse* when the 95% interval excludes 50%, *within the margin*
+    when it lies inside 50 +- the margin, *undecided* otherwise; with the games that would decide it.  A cell
+    grown by games until decided (``until_decided`` in ``frame``) is judged by its anytime-valid interval."""
+    from ..report import cell_verdict
     grid = _grid(frame, s)
     table = _with_rates(grid[grid["part"].isin(["grave", "kept_policy", "node_vs_root"])], "score")
+    grown = set(frame.loc[frame["until_decided"], "condition_id"]) if "until_decided" in frame.columns else set()
     tests = [sign_test(w, l) for w, l in zip(table["wins"], table["losses"])]
     table["p_value"] = [p for p, _ in tests]
-    table["verdict"] = [v for _, v in tests]
+    verdicts = [cell_verdict(score, int(games), 50.0, None, anytime=cid in grown)
+                for score, games, cid in zip(table["score"], table["games"], table["condition_id"])]
+    table["verdict"] = [_THREE_WAY[v.verdict] for v in verdicts]
+    table["games_to_decide"] = [v.games_to_decide for v in verdicts]
     table["agent_label"] = [a.label for a in table["agent"]]
     table["opponent_label"] = [o.label for o in table["opponent"]]
     table["title"] = table["game"].map(TITLES)
@@ -252,12 +280,17 @@ def matches_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
 
 def _cell(row) -> str:
     mark = MARKS[row.verdict]
-    return f"{row.rate:.1f} [{row.ci_low:.1f}, {row.ci_high:.1f}]" + (f" {mark}" if mark else "")
+    to_decide = getattr(row, "games_to_decide", None)
+    extra = ""
+    if row.verdict == UNDECIDED:
+        extra = f" (→ {int(to_decide)})" if to_decide is not None and to_decide == to_decide else " (→ ∞)"
+    return f"{row.rate:.1f} [{row.ci_low:.1f}, {row.ci_high:.1f}]" + (f" {mark}" if mark else "") + extra
 
 
 def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
     """One table of the notebook: a row per game, a column per series and playouts; each cell our win rate
-    against PPAF [95% interval], ▲/▼ when significantly better/worse (sign test, p < 0.05); then the games a cell
+    against PPAF [95% interval] and its three-way verdict against an even match (``matches_table``): ▲/▼ better /
+    worse, = within the margin, ? undecided (→ the games that would decide it at our rate); then the games a cell
     (per budget when there are several) and the mean plies a game over the row's games (every series and budget of
     the table)."""
     cells_ = table[table["part"] == part]
@@ -274,7 +307,10 @@ def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
             f" ({' / '.join(f'{int(x):,}' for x in budgets.index)} playouts)" if len(budgets) > 1 else "")
         row["plies a game"] = round(float((per_game["plies"] * per_game["games"]).sum() / per_game["games"].sum()), 1)
         rows.append(row)
-    return pd.DataFrame(rows).set_index("game")
+    from ..report import EQUIVALENCE_MARGIN
+    frame = pd.DataFrame(rows).set_index("game")
+    frame.index.name = f"game (= within ±{EQUIVALENCE_MARGIN:g} points of 50%)"  # the margin in the header
+    return frame
 
 
 def optimal_draws_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
@@ -368,23 +404,33 @@ def rank_correlation(x, y) -> tuple[float, float]:
     return rho, float(np.mean(np.abs(permuted) >= abs(rho) - 1e-12))
 
 
+#: How a head-to-head cell's three-way verdict against an even match reads (``matches_table``).
+_EVEN_MATCH_WORDS = ("better/worse: the 95% interval of the score excludes 50%; within the margin: it lies inside "
+                     "50 ± {margin:g} points")
+
+
 def _vs_ppaf_sentence(label: str, playouts: float, cells_: pd.DataFrame) -> str:
     """One series against PPAF at one budget: the significant cells by direction (each with its win rate), the
     count of the others, the mean win rate, and (4 games or more) the rank correlation of the win rate with the
     games' length."""
+    from ..report import EQUIVALENCE_MARGIN
     named = {v: [f"{r.title} {r.rate:.1f}%" for r in cells_.itertuples() if r.verdict == v] for v in (BETTER, WORSE)}
     clauses = [f"{word} in {len(named[v])} ({', '.join(named[v])})" for v, word in ((BETTER, "better"),
                                                                                    (WORSE, "worse")) if named[v]]
-    unresolved = int((cells_["verdict"] == NOT_SIGNIFICANT).sum())
+    same = int((cells_["verdict"] == SAME).sum())
+    unresolved = len(cells_) - same - sum(len(v) for v in named.values())
+    rest = [f"within the margin of an even match in {same}" if same else "",
+            f"undecided in {unresolved}" if unresolved else ""]
+    rest = "; ".join(r for r in rest if r)
     if not clauses:
-        verdicts = f"no significant difference in any of the {len(cells_)}"
+        verdicts = f"none significantly better or worse of the {len(cells_)}" + (f" ({rest})" if rest else "")
     else:
-        verdicts = "significantly " + ", ".join(clauses)
-        verdicts += f"; no significant difference in {unresolved}" if unresolved else ""
+        verdicts = "significantly " + ", ".join(clauses) + (f"; {rest}" if rest else "")
     low, high = int(cells_["games"].min()), int(cells_["games"].max())
     plays = f"{low}" if low == high else f"{low} to {high}"
     text = (f"* **{label}** (against PPAF, {int(playouts):,} playouts; {len(cells_)} board games, {plays} games a "
-            f"cell): {verdicts}; mean win rate {cells_['rate'].mean():.1f}%.")
+            f"cell; {_EVEN_MATCH_WORDS.format(margin=EQUIVALENCE_MARGIN)}): {verdicts}; mean win rate "
+            f"{cells_['rate'].mean():.1f}%.")
     known = cells_.dropna(subset=["plies"])
     if len(known) >= 4:
         rho, p_value = rank_correlation(known["rate"], known["plies"])
@@ -405,26 +451,20 @@ def _per_node_sentence(nodes: pd.DataFrame) -> str:
     return "Per node against root-only (Fisher's exact test): " + "; ".join(clauses) + "."
 
 
-def holm(p_values) -> list[float]:
-    """Holm-adjusted p-values (statsmodels' ``multipletests``), in the given order; [] for none."""
-    from statsmodels.stats.multitest import multipletests
-    p_values = list(p_values)
-    return list(multipletests(p_values, alpha=0.05, method="holm")[1]) if p_values else []
-
-
 def _multiplicity_sentence(matches: pd.DataFrame) -> list[str]:
     """Per budget, the board-game cells against PPAF: how many are significant at 5%, how many remain after
     Holm's correction over that budget's cells, and which do not."""
+    from ..report import holm
     lines = []
     board = matches[matches["part"].isin(["grave", "kept_policy"])]
     for playouts, cells_ in board.groupby("x"):
-        significant = cells_[cells_["verdict"] != NOT_SIGNIFICANT]
+        significant = cells_[cells_["verdict"].isin([BETTER, WORSE])]
         adjusted = pd.Series(holm(cells_["p_value"]), index=cells_.index)
         lost = significant[adjusted[significant.index] >= 0.05]
         text = (f"* **How much is chance, {int(playouts):,} playouts**: {len(significant)} of the {len(cells_)} "
-                f"board-game cells differ from PPAF at 5% (about {0.05 * len(cells_):.1f} expected by chance alone "
-                f"if no agent differed); with Holm's correction over these {len(cells_)} cells "
-                f"{len(significant) - len(lost)} remain")
+                f"board-game cells differ from PPAF at 5% (better or worse; about {0.05 * len(cells_):.1f} expected "
+                f"by chance alone if no agent differed); with Holm's correction of their sign tests' p over these "
+                f"{len(cells_)} cells {len(significant) - len(lost)} remain")
         if len(lost):
             text += " (not: " + ", ".join(f"{VS_PPAF[r.series][0]} at {r.title}, {r.rate:.1f}%, p = {r.p_value:.2g}"
                                         for r in lost.itertuples()) + ")"
@@ -490,6 +530,7 @@ def _fixed_choice_sentence(never, always) -> str:
 def _per_node_summary(draws: pd.DataFrame) -> list[str]:
     """Per game, per-node against root-only adaptive RAVE: in how many cells per node is above / below, and how
     many of the cells' Fisher tests remain significant after Holm's correction over every per-node cell."""
+    from ..report import holm
     nodes = draws[draws["series"] == "node"].dropna(subset=["p_vs_root"])
     if nodes.empty:
         return []
@@ -514,6 +555,7 @@ def _per_node_summary(draws: pd.DataFrame) -> list[str]:
 
 def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
     """What the stored games say, in sentences computed from the tables (no number is written by hand)."""
+    from ..report import EQUIVALENCE_MARGIN
     lines = []
     for series, (label, part) in VS_PPAF.items():
         for playouts, cells_ in matches[matches["series"] == series].groupby("x"):
@@ -536,8 +578,9 @@ def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
     lines += _per_node_summary(draws)
     for r in matches[matches["part"] == "node_vs_root"].itertuples():
         lines.append(f"* **Head to head, {r.title}**: per node {r.rate:.1f}% [{r.ci_low:.1f}, {r.ci_high:.1f}] "
-                     f"against root-only ({int(r.wins)} wins, {int(r.draws)} draws, {int(r.losses)} losses; "
-                     f"{r.verdict}, p = {r.p_value:.3g}).")
+                     f"against root-only ({int(r.wins)} wins, {int(r.draws)} draws, {int(r.losses)} losses): "
+                     f"{r.verdict} ({_EVEN_MATCH_WORDS.format(margin=EQUIVALENCE_MARGIN)}); sign test of the "
+                     f"{int(r.wins + r.losses)} decisive games p = {r.p_value:.3g}.")
     return "\n".join(lines)
 
 

@@ -34,8 +34,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import make_agent
-from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, Param, check_games_per_budget, games_per_playouts, integer,
-               number, resolve_settings)
+from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, check_games_per_budget,
+               games_per_playouts, integer, number, resolve_settings)
 from ..experiments import Condition, Experiment
 from ..games import PAPER_GAMES
 
@@ -47,7 +47,9 @@ PRESETS = {
     "quick": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=[500, 100]),
     "paper": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=500),
 }
-DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, knightthrough_rules="landing")
+#: Games until decided (``papers.UNTIL_DECIDED``): off unless asked; then 100 games a batch up to 1,500 a cell.
+DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, knightthrough_rules="landing", until_decided="off", decide_batch=100,
+                decide_cap=1500, decide_cpu_seconds=None)
 KNIGHT_GAMES = ("knightthrough", "misere_knightthrough")
 #: Knightthrough's two readings (module docstring) -> the game option that plays it.
 KNIGHTTHROUGH_RULES = {"landing": {}, "ggp": {"ggp_rules": 1}}
@@ -64,6 +66,7 @@ PARAMETERS = {
     "c": C,
     "seed": SEED,
     "knightthrough_rules": Param("choice", choices=tuple(KNIGHTTHROUGH_RULES)),
+    **UNTIL_DECIDED,
 }
 
 
@@ -107,6 +110,28 @@ def rules_of(frame) -> "pd.Series":
     suicide = options.map(lambda o: "suicide_illegal" if o.get("suicide", 1) == 0 else "suicide_loses")
     return ggp.where(frame["game"].isin(KNIGHT_GAMES), suicide.where(frame["game"] == "atarigo", ""))
 
+def decision_cells(experiment: Experiment, s: dict) -> "pd.DataFrame":
+    """The cells games until decided grows: Table 1's (the Knightthrough cells under the chosen reading, the Atarigo
+    cells under the default one, as ``table1_long``), each with the paper's value (``paper_percent``) and games
+    (``paper_games``)."""
+    import pandas as pd
+    from ..report import load_paper_table
+    paper = load_paper_table(PAPER_TABLE).set_index(KEYS)
+    rows = []
+    for c in experiment.conditions:
+        options = dict(c.game_options)
+        if c.game in KNIGHT_GAMES:
+            reading = "ggp" if options.get("ggp_rules") else "landing"
+        elif c.game == "atarigo":
+            reading = "suicide_illegal" if options.get("suicide", 1) == 0 else "suicide_loses"
+        else:
+            reading = ""
+        key = (c.game, c.size, c.agent.playouts)
+        if reading not in ("", s["knightthrough_rules"], "suicide_loses") or key not in paper.index:
+            continue
+        rows.append((c.id, float(paper.loc[key, "paper_win_rate"]), float(paper.loc[key, "paper_games"])))
+    return pd.DataFrame(rows, columns=["condition_id", "paper_percent", "paper_games"])
+
 
 def knightthrough_rules_of(frame) -> "pd.Series":
     """Per stored game, the reading of Knightthrough's rules it was played under ("landing" or "ggp"; other games:
@@ -146,7 +171,10 @@ def table1_layout(long):
                                sort=False)
     layout.columns.name = None
     ordered = [f"{p:,}" for p in sorted(set(long["playouts"]))]
-    return layout[ordered].fillna("")
+    from ..report import EQUIVALENCE_MARGIN
+    margin = long["margin"].dropna().iloc[0] if "margin" in long and long["margin"].notna().any() else EQUIVALENCE_MARGIN
+    # the margin in the header: "=" means inside it
+    return layout[ordered].fillna("").rename(columns=lambda p: f"{p} playouts (= within ±{margin:g} points)")
 
 
 def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
@@ -174,7 +202,7 @@ def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
     order = {g: i for i, g in enumerate(games)}
     table = table.sort_values(keys + ["rules"], key=lambda s: s.map(order) if s.name == "game" else s)
     columns = keys + ["rules", "games", "draws", "win_rate", "ci_low", "ci_high", "paper_win_rate", "p_value",
-                      "verdict", "p_between"]
+                      "verdict", "diff_low", "diff_high", "games_to_decide", "margin", "p_between"]
     return table[columns].reset_index(drop=True)
 
 
@@ -191,8 +219,9 @@ def atarigo_rules_table(frame):
 
 def rules_layout(table, readings=KNIGHTTHROUGH_RULES):
     """A ``rules_table`` in the paper's layout: a row per game, size and playouts, a column per reading (``ours
-    [interval] / paper mark``), and the p-value between the readings."""
-    from ..report import format_cell
+    [interval] / paper mark (games)``, the margin of the three-way verdict in its header), and the p-value between
+    the readings."""
+    from ..report import EQUIVALENCE_MARGIN, format_cell
     cells = table.assign(cell=table.apply(format_cell, axis=1), Game=table["game"].map(TITLES),
                          Size=table["size"].map(lambda s: f"{s}x{s}"), Playouts=table["playouts"].map(lambda p: f"{p:,}"))
     layout = cells.pivot_table(index=["Game", "Size", "Playouts"], columns="rules", values="cell", aggfunc="first",
@@ -202,7 +231,8 @@ def rules_layout(table, readings=KNIGHTTHROUGH_RULES):
     first, second = readings
     between = cells.groupby(["Game", "Size", "Playouts"], sort=False)["p_between"].first()
     layout[f"p ({first} vs {second})"] = between.map(lambda p: "" if p != p else f"{p:.2g}")
-    return layout
+    margin = table["margin"].dropna().iloc[0] if "margin" in table and table["margin"].notna().any() else EQUIVALENCE_MARGIN
+    return layout.rename(columns={r: f"{r} (= within ±{margin:g} points)" for r in readings})
 
 
 def knightthrough_rules_layout(table):
@@ -216,10 +246,48 @@ def atarigo_rules_layout(table):
 
 
 def verdict_counts(long):
-    """How many cells we ran, and how many are consistent with / above / below the paper."""
+    """How many cells we ran, and how many are reproduced / higher / lower / undecided (``report.cell_verdict``
+    at the stated margin), with the games behind them."""
+    from ..report import verdict_tally
     ran = long[long["verdict"] != "no data"]
-    return {"cells": len(ran), **{v: int((ran["verdict"] == v).sum())
-                                  for v in ("consistent", "higher", "lower", "no paper value")}}
+    return {"cells": len(ran), **verdict_tally(ran["verdict"]),
+            "no paper value": int((ran["verdict"] == "no paper value").sum()),
+            "games": int(ran["games"].sum()) if len(ran) else 0}
+
+
+#: Cazenave 2015's claims about Table 1, quoted (abstract and conclusion), with the cells each one is about.
+WORSE_SENTENCE = "PPA has worse results than UCT in three games: Go, Knightthrough 5×5 and Nogo 8 × 8."
+BETTER_SENTENCE = "it is better than UCT for 33 out of the 40 experiments we performed"
+WORSE_CELLS = {("go", 5), ("go", 8), ("knightthrough", 5), ("nogo", 8)}
+
+
+def claims(long) -> "pd.DataFrame":
+    """The paper's claims about Table 1, one test per experiment (cell) each sentence is about, on our cells:
+    PPA's win rate against UCT tested two-sided against 50% (``report.claim_verdict``, exact binomial):
+
+    * "worse than UCT in three games": the cells of Go, Knightthrough 5x5 and Nogo 8x8 where the paper's own value
+      is below 50% (7 cells: Nogo 8x8 at 1,000 playouts is above 50% in the paper, so the sentence cannot mean it);
+    * "better than UCT for 33 out of the 40": the cells where the paper's value is above 50% (31 in its table, not
+      33).  Domineering 8x8 at 1,000 playouts (48.4%) and Domineering 5x5 at 10,000 (50.0%) are in neither: not
+      among the "three games" and not above 50, so no claim about them can succeed at the paper's own numbers.
+
+    *upheld* when ours is significantly on the claimed side, *contradicted* when significantly on the other,
+    *not decided* otherwise; ``p (Holm)`` and ``verdict (Holm)``: Holm over all of the paper's claims."""
+    import pandas as pd
+    from ..report import claim_verdict, with_holm
+    ran = long[long["games"].notna() & long["paper_win_rate"].notna()]
+    rows = []
+    for r in ran.itertuples():
+        worse = (r.game, r.size) in WORSE_CELLS and r.paper_win_rate < 50
+        if not worse and not r.paper_win_rate > 50:
+            continue
+        result = claim_verdict(r.wins, int(r.games), reference=50.0, direction="less" if worse else "greater")
+        rows.append({"claim": WORSE_SENTENCE if worse else BETTER_SENTENCE,
+                     "cell": f"{TITLES[r.game]} {r.size}x{r.size}, {r.playouts:,} playouts",
+                     "paper": r.paper_win_rate, "ours": round(r.win_rate, 1), "games": int(r.games),
+                     "p": result.p_value, "verdict": result.verdict})
+    frame = pd.DataFrame(rows, columns=["claim", "cell", "paper", "ours", "games", "p", "verdict"])
+    return with_holm(frame)
 
 
 def plot_table1(long, *, style: str = "whitegrid", context: str = "paper"):
@@ -294,14 +362,9 @@ def plot_scaling(long, *, style: str = "whitegrid", context: str = "paper"):
 
 
 # ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
-#: A cell's verdict when ours agrees with the paper: today's "consistent", and "reproduced" of the three-way
-#: verdicts (issue 23) that replace it.
-AGREEING_VERDICTS = ("consistent", "reproduced")
-
-
 def _p(p_value: float) -> str:
-    import math
-    return f"p < 1e-{int(-math.floor(math.log10(p_value))) - 1}" if p_value < 1e-4 else f"p = {p_value:.2g}"
+    from ..report import p_text
+    return p_text(p_value)
 
 
 def _name(r) -> str:
@@ -309,24 +372,34 @@ def _name(r) -> str:
 
 
 def _budget_lines(long) -> list[str]:
-    """Per playouts budget: the verdicts of Table 1's cells, the differing cells with Holm's correction over the
-    budget's cells, and where PPA is clearly below or above UCT (its whole interval on one side of an even score)."""
-    from statsmodels.stats.multitest import multipletests
+    """Per playouts budget: the three-way verdicts of Table 1's cells (``report.cell_verdict`` at the stated
+    margin), the cells that differ (higher/lower) with the interval of the difference, the two-sided p and whether
+    Holm's correction over the budget's cells keeps it, the games that would decide the undecided cells, and where
+    PPA is clearly below or above UCT (its whole interval on one side of an even score)."""
+    from ..report import counts_text, holm, margin_words
     lines = []
     ran = long[long["games"].notna()]
     for playouts, cells in ran.groupby("playouts"):
         games = sorted(set(cells["games"].astype(int)))
-        counts = cells["verdict"].value_counts()
         on_grid = cells[cells["paper_win_rate"].notna()]
-        adjusted = dict(zip(on_grid.index, multipletests(on_grid["p_value"], method="holm")[1])) if len(on_grid) else {}
-        differ = on_grid[on_grid["p_value"] < 0.05]
-        text = (f"* **Table 1 at {int(playouts):,} playouts** ({' or '.join(map(str, games))} games a cell): "
-                f"{len(cells)} cells, " + ", ".join(f"{n} {v}" for v, n in counts.items()) + ".")
+        adjusted = dict(zip(on_grid.index, holm(on_grid["p_value"])))
+        margin = on_grid["margin"].iloc[0] if len(on_grid) else None
+        text = (f"* **Table 1 at {int(playouts):,} playouts** ({' or '.join(map(str, games))} games a cell; "
+                f"{margin_words(margin)}): {len(cells)} cells, {counts_text(cells['verdict'])}.")
+        differ = on_grid[on_grid["verdict"].isin(["higher", "lower"])]
         if len(differ):
             text += " Differing: " + "; ".join(
-                f"{_name(r)} {r.win_rate:.1f}% [{r.ci_low:.1f}, {r.ci_high:.1f}] against {r.paper_win_rate:.1f}% "
-                f"({_p(r.p_value)}; Holm over the {len(on_grid)} cells: "
-                f"{'significant' if adjusted[r.Index] < 0.05 else 'not significant'})" for r in differ.itertuples()) + "."
+                f"{_name(r)} {r.verdict}, {r.win_rate:.1f}% against {r.paper_win_rate:.1f}% (difference "
+                f"[{r.diff_low:+.1f}, {r.diff_high:+.1f}] points; two-sided {_p(r.p_value)}, Holm over the "
+                f"{len(on_grid)} cells: {'significant' if adjusted[r.Index] < 0.05 else 'not significant'})"
+                for r in differ.itertuples()) + "."
+        undecided = on_grid[on_grid["verdict"] == "undecided"]
+        if len(undecided):
+            known = undecided["games_to_decide"].dropna().astype(int)
+            text += (f" The {len(undecided)} undecided cells would be decided at our rates by "
+                     + (f"{known.min():,} to {known.max():,} games a cell" if len(known) else "no game count")
+                     + (f" ({len(undecided) - len(known)} by none up to a million)" if len(known) < len(undecided)
+                        else "") + ".")
         below = cells[cells["ci_high"] < 50]
         above = cells[cells["ci_low"] > 50]
         for group, words in ((below, "PPA below UCT (the whole interval under an even score)"),
@@ -340,15 +413,40 @@ def _budget_lines(long) -> list[str]:
     return lines
 
 
+def _claims_lines(long) -> list[str]:
+    """Cazenave 2015's claims about Table 1 (``claims``), per sentence: the verdicts on the raw two-sided p and
+    after Holm's correction over all of them, and the cells whose verdict is not *upheld*."""
+    from ..report import claims_tally, p_text
+    table = claims(long)
+    if table.empty:
+        return []
+    lines = [f"* **The paper's claims** ({claims_tally(table)})."]
+    for sentence, rows in table.groupby("claim", sort=False):
+        others = rows[rows["verdict"] != "upheld"]
+        text = (f"  * \"{sentence}\": {len(rows)} cells; raw: {_counts(rows['verdict'])}; after Holm: "
+                f"{_counts(rows['verdict (Holm)'])}")
+        if len(others):
+            text += "; not upheld: " + "; ".join(
+                f"{r['cell']} {r['ours']:.1f}% (paper {r['paper']:.1f}%, {r['verdict']}, {p_text(r['p'])}, Holm "
+                f"{p_text(r['p (Holm)'])})" for _, r in others.iterrows())
+        lines.append(text + ".")
+    return lines
+
+
+def _counts(verdicts) -> str:
+    from ..report import CLAIM_VERDICTS, counts_text
+    return counts_text(verdicts, CLAIM_VERDICTS)
+
+
 def _rules_lines(table, title: str, readings: dict, labels: dict) -> list[str]:
-    """A game's two readings of the rules beside the paper: consistent cells per reading, the cells where the two
-    readings differ (Fisher), and each cell's pair of values."""
+    """A game's two readings of the rules beside the paper: the three-way verdicts per reading (at the stated
+    margin), the cells where the two readings differ (Fisher), and each cell's pair of values."""
+    from ..report import counts_text
     if table.empty:
         return []
     on_grid = table[table["paper_win_rate"].notna()]
-    agree = "; ".join(f"{labels[r]} consistent with the paper in "
-                      f"{on_grid[on_grid.rules == r].verdict.isin(AGREEING_VERDICTS).sum()} of {(on_grid.rules == r).sum()} "
-                      f"cells" for r in readings if (on_grid.rules == r).any())
+    agree = "; ".join(f"{labels[r]}: {counts_text(on_grid.loc[on_grid.rules == r, 'verdict'])} of "
+                      f"{(on_grid.rules == r).sum()} cells" for r in readings if (on_grid.rules == r).any())
     first, second = readings
     pairs, nearer = [], {first: 0, second: 0}
     for (game, size, playouts), cell in table.groupby(["game", "size", "playouts"], sort=False):
@@ -394,7 +492,7 @@ def findings(frame, knightthrough_rules: str = DEFAULTS["knightthrough_rules"]) 
     if frame.empty:
         return "No stored game in this run."
     long = table1(frame, knightthrough_rules)
-    lines = [code_versions_line(frame)] + _budget_lines(long)
+    lines = [code_versions_line(frame)] + _budget_lines(long) + _claims_lines(long)
     lines += _rules_lines(atarigo_rules_table(frame), "Atarigo", ATARIGO_RULES,
                          {"suicide_loses": "a suicide legal and losing", "suicide_illegal": "Go's rule (illegal)"})
     lines += _rules_lines(knightthrough_rules_table(frame), "Knightthrough", KNIGHTTHROUGH_RULES,

@@ -31,7 +31,8 @@ import pandas as pd
 
 from .. import paths
 from ..agents import make_agent
-from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, code_versions_line, integer, resolve_settings
+from . import (C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, code_versions_line, integer,
+               resolve_settings)
 from ..experiments import Condition, Experiment, check_int
 
 NAME = "ppaf2016"
@@ -45,7 +46,10 @@ PRESETS = {
                   claims_playouts=10000, claims_games_per_cell=16),
     "paper": dict(tables=ALL_TABLES, grid="all", size=8, playouts=10000, games_per_cell=500),
 }
-DEFAULTS = dict(c=0.4, seed=2016, claims_playouts=None, claims_games_per_cell=16)
+#: Games until decided (``papers.UNTIL_DECIDED``), for the claims' cells at ``claims_playouts``: off unless asked;
+#: then 16 games a batch up to 160 a cell.
+DEFAULTS = dict(c=0.4, seed=2016, claims_playouts=None, claims_games_per_cell=16, until_decided="off",
+                decide_batch=16, decide_cap=160, decide_cpu_seconds=None)
 GRIDS = ("best", "all")
 #: The notebook's own parameters (None: the preset's value).
 PARAMETERS = {
@@ -58,6 +62,7 @@ PARAMETERS = {
     "claims_games_per_cell": GAMES_PER_CELL,
     "c": C,
     "seed": SEED,
+    **UNTIL_DECIDED,
 }
 
 
@@ -142,6 +147,23 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
                       games_by_condition={k: v for k, v in games.items() if v != s["games_per_cell"]} or None)
 
 
+def decision_cells(experiment: Experiment, s: dict) -> pd.DataFrame:
+    """The cells games until decided grows: the claims' cells at ``claims_playouts`` (the paper's budget), each
+    with the paper's value (``paper_percent``) and games (``paper_games``); none without a claims budget."""
+    columns = ["condition_id", "paper_percent", "paper_games"]
+    if s["claims_playouts"] is None:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    for cell in claim_cells(s).itertuples():
+        opponent = (make_agent("uct", s["claims_playouts"], c=s["c"]) if cell.opponent == "uct"
+                    else _agent("ppaf", cell.opponent_alpha, s["claims_playouts"], s["c"]))
+        condition = Condition(cell.game, s["size"], _agent(cell.algorithm, cell.value, s["claims_playouts"], s["c"]),
+                              opponent)
+        rows.append((condition.id, float(cell.paper_win_rate), float(cell.paper_games)))
+    ids = {c.id for c in experiment.conditions}
+    return pd.DataFrame(rows, columns=columns).drop_duplicates("condition_id").query("condition_id in @ids")
+
+
 # ---- tables, claims and figures ------------------------------------------------------------------------------
 TITLES = {"atarigo": "Atarigo", "breakthrough": "Breakthrough", "misere_breakthrough": "Misere Breakthrough",
           "domineering": "Domineering", "misere_domineering": "Misere Domineering", "knightthrough": "Knightthrough",
@@ -191,12 +213,16 @@ def table_layout(long: pd.DataFrame, table: int, playouts: int | None = None) ->
         best = cells[cells["algorithm"] == algorithm].sort_values("paper_win_rate", ascending=False).iloc[0]
         row["paper's best"] = f"{best.paper_win_rate:.1f} ({best.parameter_label})"
         rows.append(row)
-    return pd.DataFrame(rows).set_index("Algorithm").reindex(columns=columns + ["paper's best"]).fillna("")
+    from ..report import EQUIVALENCE_MARGIN
+    frame = pd.DataFrame(rows).set_index("Algorithm").reindex(columns=columns + ["paper's best"]).fillna("")
+    frame.index.name = f"Algorithm (= within ±{EQUIVALENCE_MARGIN:g} points)"  # the margin in the header
+    return frame
 
 
 def cells_at(long: pd.DataFrame, playouts: int) -> pd.DataFrame:
     """Our cells played at ``playouts``, one row each: table, game, algorithm, opponent, games, our win rate with
-    its 95% interval, the paper's value (at its 10,000 playouts) and the verdict."""
+    its 95% interval, the paper's value (at its 10,000 playouts), the three-way verdict and the games that would
+    decide it at our observed rate."""
     ran = long[(long["playouts"] == playouts) & long["games"].notna()]
     return pd.DataFrame({
         "table": ran["table"].astype(int), "game": ran["game"].map(TITLES),
@@ -204,7 +230,8 @@ def cells_at(long: pd.DataFrame, playouts: int) -> pd.DataFrame:
         "opponent": ["UCT" if o == "uct" else f"PPAF({a:g})" for o, a in zip(ran["opponent"], ran["opponent_alpha"])],
         "games": ran["games"].astype(int), "ours": ran["win_rate"].round(1),
         "95% interval": [f"[{a:.1f}, {b:.1f}]" for a, b in zip(ran["ci_low"], ran["ci_high"])],
-        "paper": ran["paper_win_rate"], "verdict": ran["verdict"]}).sort_values(["table", "algorithm"])
+        "paper": ran["paper_win_rate"], "verdict": ran["verdict"],
+        "games to decide": ran["games_to_decide"]}).sort_values(["table", "algorithm"])
 
 
 CLAIMS = [
@@ -221,16 +248,45 @@ def _label(row) -> str:
     return f"{name}({row.value:g}) {row.win_rate:.1f}%"
 
 
-def claims(long: pd.DataFrame, playouts: int | None = None) -> pd.DataFrame:
-    """The paper's qualitative claims, each tested on our data (with ``playouts``: on our cells at that budget
-    only; without, on every cell we ran, which must then share one budget).
+#: The paper's sentences, quoted (section 4), by claim.
+SENTENCES = {
+    "PPAF > PPA": "In BREAKTHROUGH, KNIGHTTHROUGH, NOGO, DOMINEERING, and MISERE DOMINEERING, PPAF is an improvement "
+                  "over PPA.",
+    "PPAF > MAST": "In BREAKTHROUGH, MISERE BREAKTHROUGH, KNIGHTTHROUGH, MISERE KNIGHTTHROUGH, NOGO, and DOMINEERING, "
+                   "PPAF is an improvement over MAST and MASTF.",
+    4: "PPAF is much better than MAST and MASTF.",
+    9: "PPAF is much better than MAST and MASTF at MISERE KNIGHTTHROUGH.",
+}
+SENTENCES["PPAF > MASTF"] = SENTENCES["PPAF > MAST"]
+#: The games whose "PPAF > MAST/MASTF" claim Tables 4 and 9 test head to head (PPAF against MAST and MASTF): the
+#: claim is tested there once, not again through the tables against UCT, where the paper itself has 100% vs 100%.
+HEAD_TO_HEAD = {"misere_breakthrough": 4, "misere_knightthrough": 9}
 
-    "A > B" at a game compares A's and B's best cells against UCT (best by our win rate among the cells we
-    ran) with one-sided Fisher tests: "holds" when A is significantly ahead (p < 0.05), "contradicted" when B
-    is, "not significant" otherwise.  Tables 4 and 9 ("PPAF is much better than MAST and MASTF"): the win rate of
-    MAST's and MASTF's best cell against PPAF, one-sided binomial tests against 50%.
+
+def _paper_best(game: str, algorithm: str) -> float:
+    cells = paper_cells()
+    return float(cells[(cells["game"] == game) & (cells["algorithm"] == algorithm)
+                       & (cells["opponent"] == "uct")]["paper_win_rate"].max())
+
+
+def claims(long: pd.DataFrame, playouts: int | None = None) -> pd.DataFrame:
+    """The paper's qualitative claims, each tested once on our data (with ``playouts``: on our cells at that
+    budget only; without, on every cell we ran, which must then share one budget), two-sided.
+
+    "A > B" at a game compares A's and B's best cells against UCT (best by our win rate among the cells we ran)
+    by Fisher's exact test, two-sided (``report.claim_verdict``): *upheld* when A is significantly ahead,
+    *contradicted* when B is, *not decided* otherwise.  Tables 4 and 9 ("PPAF is much better than MAST and MASTF"):
+    the win rate of MAST's and MASTF's best cell against PPAF, two-sided exact binomial test against 50%.
+
+    Left out, so that no claim is counted twice and none is set up to fail: "PPAF > MAST/MASTF" at Misere
+    Breakthrough and Misere Knightthrough against UCT (the paper has 100% vs 100% there, so the comparison cannot
+    succeed; Tables 4 and 9 test those claims head to head), and any "A > B" whose paper values are not A > B.
+    ``paper p``: the same two-sided test on the paper's own best cells (500 games each).  ``p (Holm)`` /
+    ``verdict (Holm)``: Holm over the rows of this table (one budget); the reproduction report corrects over all
+    of the paper's claims.
     """
-    from scipy.stats import binomtest, fisher_exact
+    from scipy.stats import fisher_exact
+    from ..report import claim_verdict, with_holm
     ran = long[long["games"].notna()]
     if playouts is not None:
         ran = ran[ran["playouts"] == playouts]
@@ -240,37 +296,52 @@ def claims(long: pd.DataFrame, playouts: int | None = None) -> pd.DataFrame:
     rows = []
     for claim, a, b, games in CLAIMS:
         for game in games:
+            if b in ("mast", "mastf") and game in HEAD_TO_HEAD:
+                continue
+            paper_a, paper_b = _paper_best(game, a), _paper_best(game, b)
+            if not paper_a > paper_b:
+                continue
             vs_uct = ran[(ran["game"] == game) & (ran["opponent"] == "uct")]
             best = {alg: vs_uct[vs_uct["algorithm"] == alg].sort_values("win_rate").tail(1) for alg in (a, b)}
             if any(v.empty for v in best.values()):
                 continue
             ra, rb = best[a].iloc[0], best[b].iloc[0]
-            table = [[ra.wins, ra.games - ra.wins], [rb.wins, rb.games - rb.wins]]
-            ahead = fisher_exact(table, alternative="greater")[1]
-            behind = fisher_exact(table, alternative="less")[1]
-            verdict = "holds" if ahead < 0.05 else ("contradicted" if behind < 0.05 else "not significant")
-            rows.append({"claim": claim, "game": TITLES[game], "A vs UCT": _label(ra), "B vs UCT": _label(rb),
-                         "p (A > B)": round(ahead, 4), "verdict": verdict})
+            result = claim_verdict(ra.wins, int(ra.games), rb.wins, int(rb.games), direction="greater")
+            k_a, k_b = round(paper_a * 5), round(paper_b * 5)
+            paper_p = fisher_exact([[k_a, 500 - k_a], [k_b, 500 - k_b]])[1]
+            rows.append({"claim": claim, "sentence": SENTENCES[claim], "game": TITLES[game],
+                         "A vs UCT": _label(ra), "B vs UCT": _label(rb),
+                         "paper": f"{paper_a:.1f} vs {paper_b:.1f}", "paper p": paper_p,
+                         "p": result.p_value, "verdict": result.verdict})
     for table in (4, 9):
         for alg in ("mast", "mastf"):
             cell = ran[(ran["table"] == table) & (ran["algorithm"] == alg)].sort_values("win_rate").tail(1)
             if cell.empty:
                 continue
             r = cell.iloc[0]
-            wins, games = int(round(r.wins)), int(r.games)
-            below = binomtest(wins, games, 0.5, alternative="less").pvalue
-            above = binomtest(wins, games, 0.5, alternative="greater").pvalue
-            verdict = "holds" if below < 0.05 else ("contradicted" if above < 0.05 else "not significant")
-            rows.append({"claim": f"PPAF > {alg.upper()} (Table {table})", "game": TITLES[r.game],
-                         "A vs UCT": "", "B vs UCT": f"{_label(r)} vs PPAF(1.28)", "p (A > B)": round(below, 4),
-                         "verdict": verdict})
-    return pd.DataFrame(rows)
+            result = claim_verdict(r.wins, int(r.games), reference=50.0, direction="less")
+            paper_best = float(long.loc[(long["table"] == table) & (long["algorithm"] == alg),
+                                        "paper_win_rate"].max())
+            k = round(paper_best * 5)
+            from scipy.stats import binomtest
+            paper_p = binomtest(k, 500, 0.5).pvalue
+            rows.append({"claim": f"PPAF > {alg.upper()} (Table {table})", "sentence": SENTENCES[table],
+                         "game": TITLES[r.game], "A vs UCT": "", "B vs UCT": f"{_label(r)} vs PPAF(1.28)",
+                         "paper": f"{alg.upper()} {paper_best:.1f} vs PPAF", "paper p": paper_p,
+                         "p": result.p_value, "verdict": result.verdict})
+    frame = pd.DataFrame(rows, columns=["claim", "sentence", "game", "A vs UCT", "B vs UCT", "paper", "paper p", "p",
+                                        "verdict"])
+    return with_holm(frame)
 
 
 def verdict_counts(long: pd.DataFrame) -> pd.DataFrame:
-    """Per table: cells run, and how many are consistent / higher / lower than the paper."""
+    """Per table: cells run, games, and how many are reproduced / higher / lower / undecided
+    (``report.cell_verdict`` at the stated margin)."""
+    from ..report import CELL_VERDICTS
     ran = long[long["games"].notna()]
     counts = ran.groupby("table")["verdict"].value_counts().unstack(fill_value=0)
+    counts = counts.reindex(columns=[v for v in CELL_VERDICTS], fill_value=0)
+    counts.insert(0, "games", ran.groupby("table")["games"].sum().astype(int))
     counts.insert(0, "cells run", ran.groupby("table").size())
     return counts
 
@@ -312,42 +383,32 @@ def plot_sweeps(long: pd.DataFrame, *, style: str = "whitegrid", context: str = 
 
 
 # ---- findings: the discussion's numbers, rendered from the store ---------------------------------------------
-#: A cell's verdict when ours agrees with the paper (today's "consistent"; "reproduced" of issue 23's three-way
-#: verdicts), and a claim's verdict when no test decides it (today's "not significant"; issue 23's "not decided").
-AGREEING_VERDICTS = ("consistent", "reproduced")
-UNDECIDED_CLAIMS = ("not significant", "not decided")
-
-
 def _cells_line(long: pd.DataFrame, playouts: int) -> str:
-    """Our cells at ``playouts`` against the paper's (10,000-playout) values: verdict counts, overall and per game."""
+    """Our cells at ``playouts`` against the paper's (10,000-playout) values: three-way verdict counts at the stated
+    margin, overall and reproduced per game."""
+    from ..report import counts_text, margin_words
     ran = long[(long["playouts"] == playouts) & long["games"].notna()]
     if ran.empty:
         return ""
     games = sorted(set(ran["games"].astype(int)))
-    counts = ran["verdict"].value_counts()
-    per_game = ran.groupby("game", sort=False)["verdict"].agg(
-        lambda v: f"{v.isin(AGREEING_VERDICTS).sum()} of {len(v)}")
+    per_game = ran.groupby("game", sort=False)["verdict"].agg(lambda v: f"{(v == 'reproduced').sum()} of {len(v)}")
     return (f"* **Cells at {int(playouts):,} playouts** ({' or '.join(map(str, games))} games a cell, against the "
-            f"paper's values at its 10,000): {len(ran)} cells, " + ", ".join(f"{n} {v}" for v, n in counts.items())
-            + "; consistent per game: " + ", ".join(f"{TITLES[g]} {n}" for g, n in per_game.items())
-            + ".")
+            f"paper's values at its 10,000; {margin_words()}): {len(ran)} cells, {counts_text(ran['verdict'])}; "
+            f"reproduced per game: " + ", ".join(f"{TITLES[g]} {n}" for g, n in per_game.items()) + ".")
 
 
 def _claims_lines(long: pd.DataFrame, playouts: int) -> list[str]:
-    """The claims at ``playouts``: verdict counts, every decided claim with both sides' win rates and p, and the
-    undecided claims whose direction runs against the paper."""
+    """The claims at ``playouts``: verdict counts on the raw two-sided p and after Holm's correction over the
+    budget's claims, every claim decided on its raw p with both sides, raw and Holm p, and the undecided claims
+    whose direction runs against the paper."""
+    from ..report import claims_tally, p_text
     table = claims(long, playouts=playouts)
     if table.empty:
         return []
-    text = (f"* **Claims at {int(playouts):,} playouts** ({len(table)}): "
-            + ", ".join(f"{n} {v}" for v, n in table["verdict"].value_counts().items()) + ".")
-    lines = [text]
+    lines = [f"* **Claims at {int(playouts):,} playouts** ({claims_tally(table)})."]
 
     def side(r):
         return f"{r['A vs UCT']} vs {r['B vs UCT']}" if r["A vs UCT"] else r["B vs UCT"]
-
-    def p_text(p_value):
-        return "< 0.0001" if p_value < 1e-4 else f"= {p_value:.2g}"
 
     def against_paper(r):
         """B ahead of A (against UCT), or B above 50% against PPAF (Tables 4 and 9)."""
@@ -355,13 +416,14 @@ def _claims_lines(long: pd.DataFrame, playouts: int) -> list[str]:
         rates = [float(x) for x in re.findall(r"([\d.]+)%", side(r))]
         return rates[0] < rates[1] if r["A vs UCT"] else rates[0] > 50
 
-    for verdict in [v for v in table["verdict"].unique() if v not in UNDECIDED_CLAIMS]:
+    for verdict in [v for v in table["verdict"].unique() if v != "not decided"]:
         rows = table[table["verdict"] == verdict]
-        lines.append(f"  * *{verdict}*: " + "; ".join(f"{r['claim']} at {r['game']} ({side(r)}, p(A > B) "
-                                                      f"{p_text(r['p (A > B)'])})" for _, r in rows.iterrows()) + ".")
-    against = table[table["verdict"].isin(UNDECIDED_CLAIMS) & table.apply(against_paper, axis=1)]
+        lines.append(f"  * *{verdict}* on its raw p: " + "; ".join(
+            f"{r['claim']} at {r['game']} ({side(r)}; {p_text(r['p'])}, Holm {p_text(r['p (Holm)'])}: "
+            f"{r['verdict (Holm)']})" for _, r in rows.iterrows()) + ".")
+    against = table[(table["verdict"] == "not decided") & table.apply(against_paper, axis=1)]
     if len(against):
-        lines.append("  * *undecided, the direction against the paper*: " + "; ".join(
+        lines.append("  * *not decided, the direction against the paper*: " + "; ".join(
             f"{r['claim']} at {r['game']} ({side(r)})" for _, r in against.iterrows()) + ".")
     return lines
 

@@ -1,5 +1,6 @@
-"""The reproduction report (notebook 00): every reproduced cell of every paper beside the paper's value, each
-paper's share of consistent cells and its claims, gathered from the stored results by each paper's own tables.
+"""The reproduction report (notebook 00): every reproduced cell of every paper beside the paper's value, per paper
+and per budget how many cells are reproduced / differ / undecided, and each paper's claims with raw and
+Holm-corrected p, gathered from the stored results by each paper's own tables.
 
 It plays no game (``PLAYS_GAMES = False``): it reads the results the other notebooks store, through their paper
 modules (``ppa2015.table1``, ``ppaf2016.tables`` and ``claims``, ``adaptive_rave2013.figure_table`` and
@@ -20,11 +21,18 @@ shown as "not run yet".
 
 A cell here is one number the paper publishes that we measured: PPA 2015's Table 1 (win rate vs UCT), PPAF 2016's
 Tables 1-10, adaptive RAVE 2013's four headline percentages (optimal draws).  Its verdict is the paper module's
-(``report.paper_test``: Fisher's exact test when the paper's number is a count out of its games, else the exact
-binomial test against it; consistent when p >= 0.05).  ``paper_budget`` says whether we played the paper's
-playouts and board: a cell at another budget (PPAF 2016's committed run: 1,000 playouts, the paper's 10,000) is
-compared all the same, but a difference there is expected.  Soemers 2019 publishes curves, not a table: it is
-judged by its claims only (its numbers, 40%, 93% and 8x, are among them).
+three-way verdict (``report.cell_verdict``): *reproduced* when the 95% interval of ours minus the paper lies inside
+``report.EQUIVALENCE_MARGIN`` points, *higher* / *lower* when it excludes 0, *undecided* otherwise; the p of
+``report.paper_test`` stays beside it.  Counts are given per paper and per budget (our playouts, and the games a
+cell), never pooled across them: a 16-game cell and a 500-game cell do not decide alike.  ``paper_budget`` says
+whether we played the paper's playouts and board: a cell at another budget (PPAF 2016's 1,000 playouts, the
+paper's 10,000) is compared all the same, but a difference there is expected.  Soemers 2019 publishes curves,
+not a table: it is judged by its claims only.
+
+Claims: each paper's claims as its module tests them, with the raw p and the Holm-corrected p over all of that
+paper's claims (both budgets together), and the verdict after the correction.  Cells are not corrected for
+multiplicity: each is one test at 5%, so among n cells that truly agree, up to about 5% may still be called
+"higher" or "lower"; the report says so beside the counts.
 """
 from __future__ import annotations
 
@@ -37,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
-from ..report import BINOMIAL, FISHER, percent_is_count
+from ..report import ALPHA, BINOMIAL, CELL_VERDICTS, EQUIVALENCE_MARGIN, FISHER, holm_verdicts, percent_is_count
 from . import COMMITTED_PRESET, Param, resolve_settings
 
 NAME = "summary"
@@ -61,12 +69,16 @@ PARAMETERS = {
     "papers": Param("choice", many=True, choices=tuple(PAPERS)),
     "read": Param("choice", choices=READS),
 }
-VERDICTS = ("consistent", "higher", "lower")
+VERDICTS = CELL_VERDICTS  # reproduced, higher, lower, undecided
 NOT_RUN = "not run yet"
-CELL_COLUMNS = ["paper", "cell", "measure", "games", "ours", "ci_low", "ci_high", "paper_value", "paper_games",
-                "difference", "verdict", "p_value", "test", "ours_playouts", "paper_playouts", "paper_budget"]
-CLAIM_COLUMNS = ["paper", "claim", "ours", "p_value", "verdict", "outcome", "paper_budget"]
-OUTCOMES = ("upheld", "not upheld", "not significant", "untested")
+CELL_COLUMNS = ["paper", "budget", "cell", "measure", "games", "ours", "ci_low", "ci_high", "paper_value",
+                "paper_games", "difference", "verdict", "games_to_decide", "p_value", "test", "ours_playouts",
+                "paper_playouts", "paper_budget"]
+CLAIM_COLUMNS = ["paper", "budget", "claim", "sentence", "ours", "p_value", "p_holm", "verdict", "verdict_holm",
+                 "outcome", "paper_budget"]
+#: A claim's outcome after Holm's correction (Soemers 2019's module still says "not upheld" for a failed claim).
+OUTCOMES = ("upheld", "contradicted", "higher than the paper", "lower than the paper", "not decided", "not upheld",
+            "untested")
 
 
 def settings(preset: str = "quick", **overrides) -> dict:
@@ -90,8 +102,14 @@ class Source:
         return any(Path(self.results_dir).glob("part-*.parquet"))
 
     def describe(self) -> str:
+        """What is read, with the folder relative to the project (no machine path in a report)."""
         where = "committed results" if self.committed else f"{self.preset} results"
-        return f"{self.paper}: {where} {self.results_dir}" + ("" if self.exists else f" ({NOT_RUN})")
+        folder = Path(self.results_dir)
+        try:
+            folder = folder.absolute().relative_to(paths.ROOT)
+        except ValueError:
+            folder = Path(folder.name)
+        return f"{self.paper}: {where} {folder.as_posix()}" + ("" if self.exists else f" ({NOT_RUN})")
 
 
 def sources(preset: str = "quick", **overrides) -> tuple[Source, ...]:
@@ -124,9 +142,16 @@ def _ppa2015(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
                  for r in ran.itertuples()],
         "measure": "win rate (%)", "games": ran["games"], "ours": ran["win_rate"], "ci_low": ran["ci_low"],
         "ci_high": ran["ci_high"], "paper_value": ran["paper_win_rate"], "paper_games": ran["paper_games"],
-        "verdict": ran["verdict"], "p_value": ran["p_value"], "ours_playouts": ran["playouts"],
-        "paper_playouts": ran["playouts"].where(ran["paper_win_rate"].notna())})
-    return cells, pd.DataFrame(columns=CLAIM_COLUMNS)
+        "verdict": ran["verdict"], "games_to_decide": ran["games_to_decide"], "p_value": ran["p_value"],
+        "ours_playouts": ran["playouts"], "paper_playouts": ran["playouts"].where(ran["paper_win_rate"].notna())})
+    table = module.claims(long)
+    claims = pd.DataFrame({"claim": [f"{c} ({cell})" for c, cell in zip(table["claim"], table["cell"])],
+                           "sentence": table["claim"],
+                           "ours": [f"{o:.1f}% of {g} games (paper {p:g}%)" for o, g, p in
+                                    zip(table["ours"], table["games"], table["paper"])],
+                           "p_value": table["p"], "verdict": table["verdict"],
+                           "budget": [cell.split(", ")[-1] for cell in table["cell"]], "paper_budget": True})
+    return cells, claims
 
 
 def _ppaf2016(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -140,11 +165,10 @@ def _ppaf2016(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
                  for r, o in zip(ran.itertuples(), opponent)],
         "measure": "win rate (%)", "games": ran["games"], "ours": ran["win_rate"], "ci_low": ran["ci_low"],
         "ci_high": ran["ci_high"], "paper_value": ran["paper_win_rate"], "paper_games": ran["paper_games"],
-        "verdict": ran["verdict"], "p_value": ran["p_value"], "ours_playouts": ran["playouts"],
-        "paper_playouts": np.where(ran["paper_win_rate"].notna(), 10000, np.nan),
+        "verdict": ran["verdict"], "games_to_decide": ran["games_to_decide"], "p_value": ran["p_value"],
+        "ours_playouts": ran["playouts"], "paper_playouts": np.where(ran["paper_win_rate"].notna(), 10000, np.nan),
         "size": ran["size"]})
     cells["paper_budget"] = (cells["ours_playouts"] == 10000) & (cells.pop("size") == 8)
-    outcome = {"holds": "upheld", "contradicted": "not upheld", "not significant": "not significant"}
     budgets = []
     for playouts in sorted(ran["playouts"].unique()):  # the claims tested at each budget played
         at = ran[ran["playouts"] == playouts]
@@ -152,9 +176,9 @@ def _ppaf2016(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
         if not len(table):
             continue
         budgets.append(pd.DataFrame({
-            "claim": [f"{r.claim} at {r.game} ({playouts:,} playouts)" for r in table.itertuples()],
+            "claim": [f"{r.claim} at {r.game}" for r in table.itertuples()], "sentence": table["sentence"],
             "ours": [f"A: {a}; B: {b}".replace("A: ; ", "") for a, b in zip(table["A vs UCT"], table["B vs UCT"])],
-            "p_value": table["p (A > B)"], "verdict": table["verdict"], "outcome": table["verdict"].map(outcome),
+            "p_value": table["p"], "verdict": table["verdict"], "budget": f"{int(playouts):,} playouts",
             "paper_budget": bool(playouts == 10000 and (at["size"] == 8).all())}))
     claims = pd.concat(budgets, ignore_index=True) if budgets else pd.DataFrame(columns=CLAIM_COLUMNS)
     return cells, claims
@@ -172,9 +196,16 @@ def _adaptive_rave2013(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame
                  zip(head["game"], head["setting"], extra["figure"])],
         "measure": "optimal draws (%)", "games": head["matches"], "ours": head["rate"], "ci_low": head["ci_low"],
         "ci_high": head["ci_high"], "paper_value": head["paper_optimal_draws"], "paper_games": extra["paper_matches"],
-        "verdict": head["verdict"], "p_value": head["p_value"], "test": head["test"],
-        "ours_playouts": s["playouts"], "paper_playouts": paper_playouts})
-    return cells, pd.DataFrame(columns=CLAIM_COLUMNS)
+        "verdict": head["verdict"], "games_to_decide": head["games_to_decide"], "p_value": head["p_value"],
+        "test": head["test"], "ours_playouts": s["playouts"], "paper_playouts": paper_playouts})
+    table = module.claims(table)
+    claims = pd.DataFrame({"claim": [f"adapts its use of RAVE at {g}" for g in table["game"]],
+                           "sentence": module.ADAPTS_SENTENCE,
+                           "ours": [f"{o}; difference {d}" for o, d in zip(table["ours"],
+                                                                            table["difference [95% interval]"])],
+                           "p_value": table["p"], "verdict": table["verdict"],
+                           "budget": f"{s['playouts']:,} playouts", "paper_budget": s["playouts"] == paper_playouts})
+    return cells, claims
 
 
 def _soemers2019(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -184,10 +215,9 @@ def _soemers2019(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
     s = _module("soemers2019").settings(source.preset)
     at_paper_budget = s == _module("soemers2019").settings("paper")
     claims = pd.DataFrame({
-        "claim": table["claim"], "ours": table["ours"], "p_value": table["p_value"], "verdict": table["verdict"],
-        "outcome": table["verdict"].map(lambda v: "untested" if str(v).startswith("untested") else
-                                        v if v in OUTCOMES else "not upheld"),
-        "paper_budget": at_paper_budget})
+        "claim": table["claim"], "sentence": table["paper"] if "paper" in table.columns else "",
+        "ours": table["ours"], "p_value": table["p_value"], "verdict": table["verdict"],
+        "budget": "the notebook's", "paper_budget": at_paper_budget})
     return pd.DataFrame(columns=CELL_COLUMNS), claims
 
 
@@ -204,7 +234,9 @@ def read(source: Source):
     if source.paper == "soemers2019":
         return module.frames(experiment)
     from ..experiments import load_results
-    frame = load_results(experiment)
+    from ..until_decided import mark_grown, with_ledger
+    experiment = with_ledger(experiment)  # cells grown by games until decided, with all their games
+    frame = mark_grown(load_results(experiment), experiment)
     return frame if len(frame) else None
 
 
@@ -229,6 +261,7 @@ def gather(sources_: tuple[Source, ...] | list[Source]) -> Gathered:
         if data is None and source.paper != "soemers2019":
             continue
         cells, claims = _GATHER[source.paper](source, data)
+        claims = _with_holm(claims.reindex(columns=[c for c in CLAIM_COLUMNS if c != "paper"]))
         if source.paper == "soemers2019" and data is None:
             claims["outcome"] = "untested"
         for frame in (cells, claims):
@@ -243,9 +276,38 @@ def gather(sources_: tuple[Source, ...] | list[Source]) -> Gathered:
     cells["paper_budget"] = [bool(b) if isinstance(b, (bool, np.bool_)) else bool(o == p)
                              for b, o, p in zip(cells["paper_budget"], cells["ours_playouts"], cells["paper_playouts"])]
     cells["games"] = cells["games"].astype(int)
+    cells["budget"] = [budget_label(o, p) for o, p in zip(cells["ours_playouts"], cells["paper_playouts"])]
     claims = pd.concat([c.reindex(columns=CLAIM_COLUMNS) for c in all_claims if len(c)] or
                        [pd.DataFrame(columns=CLAIM_COLUMNS)], ignore_index=True)
     return Gathered(cells, claims, tuple(sources_), read_from)
+
+
+def _outcome(verdict) -> str:
+    verdict = str(verdict)
+    if verdict.startswith("untested"):
+        return "untested"
+    return verdict if verdict in OUTCOMES else "not upheld"
+
+
+def _with_holm(claims: pd.DataFrame) -> pd.DataFrame:
+    """One paper's claims with Holm's correction over all of them (``p_holm``, ``verdict_holm``) and the outcome
+    after it; untested claims (no p) stay out of the family."""
+    claims = claims.copy()
+    p = pd.to_numeric(claims["p_value"], errors="coerce").to_numpy(dtype=float)
+    adjusted, verdicts = holm_verdicts(claims["verdict"].tolist(), p, ALPHA)
+    # a verdict another module words differently ("not upheld") is not a claim verdict: it stands as it is
+    claims["p_holm"] = adjusted
+    claims["verdict_holm"] = [v if isinstance(v, str) else "" for v in verdicts]
+    claims["outcome"] = [_outcome(v) for v in claims["verdict_holm"]]
+    return claims
+
+
+def budget_label(ours_playouts, paper_playouts) -> str:
+    """``1,000 playouts (paper: 10,000)``, or ``10,000 playouts`` at the paper's budget."""
+    if pd.isna(ours_playouts):
+        return ""
+    same = pd.isna(paper_playouts) or ours_playouts == paper_playouts
+    return f"{ours_playouts:,.0f} playouts" + ("" if same else f" (paper: {paper_playouts:,.0f})")
 
 
 # ---- tables ------------------------------------------------------------------------------------------------------
@@ -257,55 +319,99 @@ def notebook_link(paper: str, relative_to: Path | None = None) -> str:
     return f"[{stem}]({Path(target).as_posix()})"
 
 
+def _games_range(games: pd.Series) -> str:
+    low, high = int(games.min()), int(games.max())
+    return f"{low:,}" if low == high else f"{low:,}-{high:,}"
+
+
 def paper_summary(gathered: Gathered, relative_to: Path | None = None) -> pd.DataFrame:
-    """One row per paper: what was read, the games behind its cells, its cells with a paper value and how many are
-    consistent / higher / lower, the share consistent (all cells, and those at the paper's budget), and its
-    claims by outcome; ``notebook`` links to the paper's notebook, where each difference is discussed."""
+    """One row per paper and budget: what was read, the cells with a paper value, the games a cell (a range when
+    they differ) and in all, how many cells are reproduced / higher / lower / undecided at the stated margin, and
+    (on the paper's first row) its claims by outcome after Holm's correction; ``notebook`` links to the paper's
+    notebook, where each difference is discussed.  No share is pooled across budgets or game counts."""
     rows = []
     for source in gathered.sources:
         paper = source.paper
         cells = gathered.cells[(gathered.cells["paper"] == paper) & gathered.cells["verdict"].isin(VERDICTS)]
         claims = gathered.claims[gathered.claims["paper"] == paper]
-        same = cells[cells["paper_budget"]]
-        row = {"paper": PAPERS[paper][1], "notebook": notebook_link(paper, relative_to),
-               "read": ("committed results" if source.committed else f"{source.preset} results")
-               if source.exists else NOT_RUN,
-               "games": int(gathered.cells.loc[gathered.cells["paper"] == paper, "games"].sum()),
-               "cells": len(cells), **{v: int((cells["verdict"] == v).sum()) for v in VERDICTS},
-               "consistent (%)": round(100 * (cells["verdict"] == "consistent").mean(), 1) if len(cells) else np.nan,
-               "cells at the paper's budget": len(same),
-               "consistent at the paper's budget (%)": round(100 * (same["verdict"] == "consistent").mean(), 1)
-               if len(same) else np.nan,
-               "claims": len(claims), **{f"claims {o}": int((claims["outcome"] == o).sum()) for o in OUTCOMES}}
-        rows.append(row)
+        read_text = (("committed results" if source.committed else f"{source.preset} results") if source.exists
+                     else NOT_RUN)
+        common = {"paper": PAPERS[paper][1], "notebook": notebook_link(paper, relative_to), "read": read_text,
+                  "margin (points)": EQUIVALENCE_MARGIN}
+        claim_counts = {"claims": len(claims), **{f"claims {o}": int((claims["outcome"] == o).sum())
+                                                  for o in OUTCOMES}}
+        budgets = list(dict.fromkeys(cells["budget"])) or [""]
+        for i, budget in enumerate(budgets):
+            mine = cells[cells["budget"] == budget]
+            row = {**common, "budget": budget, "cells": len(mine),
+                   "games a cell": _games_range(mine["games"]) if len(mine) else "",
+                   "games": int(mine["games"].sum()),
+                   **{v: int((mine["verdict"] == v).sum()) for v in VERDICTS},
+                   **(claim_counts if i == 0 else {k: "" for k in claim_counts})}  # counted once per paper
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
 def cells_table(gathered: Gathered) -> pd.DataFrame:
-    """Every cell, for reading: paper, cell, ours [95% interval], games, the paper's value, verdict, test, budget."""
+    """Every cell, for reading: paper, budget, cell, ours [95% interval], games, the paper's value, the three-way
+    verdict, the games that would decide it, the paper test's p and which test."""
     c = gathered.cells
     return pd.DataFrame({
-        "notebook": c["paper"].map(lambda p: PAPERS[p][0]), "cell": c["cell"], "measure": c["measure"],
+        "notebook": c["paper"].map(lambda p: PAPERS[p][0]), "budget": c["budget"], "cell": c["cell"],
+        "measure": c["measure"],
         "ours [95% interval]": [f"{o:.1f} [{lo:.1f}, {hi:.1f}]" for o, lo, hi in zip(c["ours"], c["ci_low"],
                                                                                      c["ci_high"])],
         "games": c["games"],
         "paper": c["paper_value"].map(lambda v: "—" if pd.isna(v) else f"{v:g}"),
-        "verdict": c["verdict"], "p": c["p_value"].round(4), "test": c["test"].fillna(""),
-        "playouts (ours / paper)": [f"{o:,.0f} / {'—' if pd.isna(p) else f'{p:,.0f}'}"
-                                    for o, p in zip(c["ours_playouts"], c["paper_playouts"])],
+        f"verdict (±{EQUIVALENCE_MARGIN:g} points)": c["verdict"],
+        "games to decide": [("—" if v == "undecided" else "") if pd.isna(n) else f"{int(n):,}"
+                            for n, v in zip(c["games_to_decide"], c["verdict"])],
+        "p": c["p_value"].round(4), "test": c["test"].fillna(""),
     })
 
 
 def claims_table(gathered: Gathered) -> pd.DataFrame:
-    """Every claim tested: paper, claim, ours, p-value, the paper module's verdict and the common outcome."""
+    """Every claim tested: paper, budget, claim, ours, raw p, Holm-corrected p (over the paper's claims), the
+    verdict before and after the correction, and the outcome."""
     c = gathered.claims
-    return pd.DataFrame({"notebook": c["paper"].map(lambda p: PAPERS[p][0]), "claim": c["claim"], "ours": c["ours"],
-                         "p": pd.to_numeric(c["p_value"], errors="coerce").round(4), "verdict": c["verdict"],
-                         "outcome": c["outcome"], "at the paper's budget": c["paper_budget"]})
+    return pd.DataFrame({"notebook": c["paper"].map(lambda p: PAPERS[p][0]), "budget": c["budget"],
+                         "claim": c["claim"], "ours": c["ours"],
+                         "p": pd.to_numeric(c["p_value"], errors="coerce").round(4),
+                         "p (Holm)": pd.to_numeric(c["p_holm"], errors="coerce").round(4), "verdict": c["verdict"],
+                         "verdict (Holm)": c["verdict_holm"], "outcome": c["outcome"],
+                         "at the paper's budget": c["paper_budget"]})
+
+
+#: The notebooks whose undecided cells games until decided grows (``python -m ppalib until-decided``).
+GROWN = {"ppa2015": "Table 1", "ppaf2016": "the claims' cells at 10,000 playouts",
+         "future_work": "the 10,000-playout cells against PPAF (reference 50%)"}
+
+
+def until_decided_table() -> pd.DataFrame:
+    """Per notebook that games until decided grows, from its committed results: the cells it may grow, and before
+    growth (planned games, fixed-sample verdicts) and now (grown cells by their anytime-valid interval) how many are
+    reproduced / higher / lower / undecided, with the games behind them."""
+    from . import decision_table, prepare
+    rows = []
+    for name, cells in GROWN.items():
+        paper = _module(name)
+        if not any((paths.RESULTS / name).glob("part-*.parquet")):
+            continue
+        setup = prepare(paper, COMMITTED_PRESET)
+        for when, table in (("before", decision_table(paper, setup, planned_only=True)),
+                            ("now", decision_table(paper, setup))):
+            rows.append({"notebook": f"{NOTEBOOK_OF.get(name, name)}", "cells": cells, "when": when,
+                         "cell count": len(table), "games": int(table["games"].sum()),
+                         "grown": int(table["grown"].sum()),
+                         **{v: int((table["verdict"] == v).sum()) for v in VERDICTS}})
+    return pd.DataFrame(rows)
+
+
+NOTEBOOK_OF = {"ppa2015": "01_ppa_2015", "ppaf2016": "02_ppaf_2016", "future_work": "05_future_work"}
 
 
 # ---- figure ------------------------------------------------------------------------------------------------------
-VERDICT_COLOURS = {"consistent": "#029e73", "higher": "#0173b2", "lower": "#d55e00"}
+VERDICT_COLOURS = {"reproduced": "#029e73", "higher": "#0173b2", "lower": "#d55e00", "undecided": "#949494"}
 
 
 def plot_cells(gathered: Gathered, *, style: str = "whitegrid", context: str = "paper"):
@@ -327,8 +433,8 @@ def plot_cells(gathered: Gathered, *, style: str = "whitegrid", context: str = "
                 ax.errorbar(group["paper_value"], group["ours"], yerr=[group["ours"] - group["ci_low"],
                             group["ci_high"] - group["ours"]], fmt="o", ms=4.5, capsize=1.5, lw=0.8, color=colour,
                             mfc=colour if same else "white", mec=colour)
-        consistent = int((mine["verdict"] == "consistent").sum())
-        ax.set_title(f"{PAPERS[paper][0]}: {consistent} of {len(mine)} consistent", fontsize="medium")
+        tally = ", ".join(f"{int((mine['verdict'] == v).sum())} {v}" for v in VERDICTS)
+        ax.set_title(f"{PAPERS[paper][0]}\n{tally}", fontsize="small")
         ax.set_xlim(-2, 102)
         ax.set_ylim(-2, 102)
         ax.set_aspect("equal")
@@ -348,37 +454,43 @@ def plot_cells(gathered: Gathered, *, style: str = "whitegrid", context: str = "
 
 # ---- closing note ------------------------------------------------------------------------------------------------
 def closing_note(gathered: Gathered) -> str:
-    """Markdown, one paragraph per paper, from the gathered numbers: what was read, the share of consistent cells
-    (and at the paper's budget), the cells that differ, the claims by outcome, and the link to the discussion."""
-    summary = paper_summary(gathered).set_index(pd.Index([s.paper for s in gathered.sources]))
-    paragraphs = []
-    total = gathered.cells[gathered.cells["verdict"].isin(VERDICTS)]
-    if len(total):
-        paragraphs.append(f"**Over all papers: {int((total['verdict'] == 'consistent').sum())} of {len(total)} cells "
-                          f"consistent with the paper** ({int(total['games'].sum()):,} games).")
+    """Markdown from the gathered numbers: the margin and what the counts mean, then per paper and per budget the
+    cells reproduced / higher / lower / undecided with their games, the cells that differ, the claims after Holm's
+    correction, and the link to the discussion.  No share is pooled across papers, budgets or game counts."""
+    summary = paper_summary(gathered)
+    paragraphs = [f"Verdicts at an equivalence margin of ±{EQUIVALENCE_MARGIN:g} points: a cell is *reproduced* when "
+                  f"the 95% interval of ours minus the paper lies inside it, *higher* or *lower* when the interval "
+                  f"excludes 0, *undecided* otherwise (more games would tell). Each cell is one test at 5%, not "
+                  f"corrected for multiplicity: among cells that truly agree, about 1 in 20 may still be called "
+                  f"higher or lower. Claims are corrected per paper by Holm's method (raw and corrected p in the "
+                  f"claims table); a claim counts as upheld or contradicted only after the correction."]
     for source in gathered.sources:
-        row = summary.loc[source.paper]
-        head = f"**{row['paper']}** ({row['notebook']}; {row['read']})"
-        if row["read"] == NOT_RUN:
+        rows = summary[summary["notebook"] == notebook_link(source.paper)]
+        first = rows.iloc[0]
+        head = f"**{first['paper']}** ({first['notebook']}; {first['read']})"
+        if first["read"] == NOT_RUN:
             text = f"{head}: no results stored yet."
-        elif row["cells"]:
-            text = (f"{head}: {row['consistent']} of {row['cells']} cells consistent ({row['consistent (%)']:.0f}%; "
-                    f"{row['higher']} higher, {row['lower']} lower; {row['games']:,} games)")
-            same, share = row["cells at the paper's budget"], row["consistent at the paper's budget (%)"]
-            text += (", all at the paper's budget." if same == row["cells"] else
-                     "; none at the paper's budget, so differences are expected." if same == 0 else
-                     f"; at the paper's budget {share:.0f}% of {same}.")
+        elif rows["cells"].sum():
+            parts = []
+            for _, row in rows[rows["cells"] > 0].iterrows():
+                counts = ", ".join(f"{row[v]} {v}" for v in VERDICTS)
+                parts.append(f"at {row['budget']}, {row['cells']} cells of {row['games a cell']} games a cell "
+                             f"({row['games']:,} games): {counts}")
+            text = f"{head}: " + "; ".join(parts) + "."
             cells = gathered.cells[(gathered.cells["paper"] == source.paper)
                                    & gathered.cells["verdict"].isin(("higher", "lower"))]
             if len(cells):
                 text += " Differ: " + "; ".join(f"{r.cell} (ours {r.ours:.1f}, paper {r.paper_value:g})"
                                                 for r in cells.itertuples()) + "."
+            if source.paper == "ppaf2016":
+                text += (" Each algorithm is played at the paper's best setting of its sweep, where the paper's value "
+                         "is the maximum of several noisy cells (a winner's curse): expect ours somewhat lower there "
+                         "even where the algorithms are the same.")
         else:
             text = (f"{head}: no cell with a paper value (this paper publishes curves, not a table)."
                     if source.paper == "soemers2019" else f"{head}: no cell of the paper's grid in what was read.")
-        if row["claims"]:
-            text += (f" Claims: {row['claims upheld']} upheld, {row['claims not upheld']} not upheld, "
-                     f"{row['claims not significant']} not significant, {row['claims untested']} untested "
-                     f"of {row['claims']}.")
-        paragraphs.append(text + f" Why: see {row['notebook']}.")
+        if first["claims"]:
+            counts = ", ".join(f"{first[f'claims {o}']} {o}" for o in OUTCOMES if first[f"claims {o}"])
+            text += f" Claims after Holm's correction over its {first['claims']}: {counts}."
+        paragraphs.append(text + f" Why: see {first['notebook']}.")
     return "\n\n".join(paragraphs)
