@@ -18,22 +18,33 @@ The experiment has four stages, each resumable (a rerun continues where an inter
    ``playouts`` x its measured slowdown, the paper's equal-thinking-time comparison made deterministic (the committed
    slowdowns fix the conditions).
 
-Budgets: the paper gives every agent 5 s of thinking per move in Ludii.  We use iteration budgets (``playouts``),
-the same for Biased MCTS and UCT, so games are deterministic given the seed; the cost of features is then reported
-as the measured slowdown instead of being paid in iterations (``seconds_per_move`` restores the paper's time
-budget, at the price of determinism).  What 5 s gave Ludii: the notebook compares.
+6. **final comparison at the paper's budget** (``final``): each final Correlation-based policy (and the hand-made
+   Yavalath agent) against UCT at the iterations Ludii's UCT does in ``ludii_seconds`` (5 s: the paper's thinking
+   time; ``ludii_budget``, derived from ``data/paper/soemers2019_ludii_budget.csv``), at equal time (the primary
+   comparison, as in the paper: UCT gets the budget B, Biased MCTS round(B / slowdown), the slowdown measured on
+   the same policy in the first two moves at that budget, ``final_slowdowns.csv``; the iteration budgets are in
+   the stored conditions, so the games replay) and at equal iterations (the secondary table).
+
+Budgets: the paper gives every agent 5 s of thinking per move in Ludii.  We use iteration budgets, so games are
+deterministic given the seed.  ``budget="ludii"`` gives every stage (self-play and every evaluation) the
+iterations of ``ludii_budget(ludii_seconds[0])`` per variant (the paper preset); ``budget="fixed"`` gives
+self-play and the per-checkpoint evaluations ``playouts`` iterations for every variant, and only the final
+comparison the Ludii budgets.  Where the 5 s come from: ``ludii_budget``'s docstring and the notebook's table.
 
 Presets (explicit parameters override them):
 
 ========  =====================================================================================================
 smoke     Teeko and Hex (7x7), two strategies, 2 self-play games, 10 iterations a move, 2 evaluation
-          games a checkpoint: seconds, for the tests
-quick     every variant and strategy at reduced budgets: 20 self-play games (checkpoints 1, 5, 10, 20), 5
-          pruned-set games (0, 5), 500 iterations a move, 60 evaluation games a checkpoint, discovery capped at 16
-          instances a state-action pair; under an hour on 2 cores (a first try at 100 iterations a move showed
-          PUCT with near-uniform priors far below UCT on the large boards: too few iterations to say anything)
-paper     the paper's protocol: 200 self-play games (1, 25, 50, 100, 200), 100 pruned-set games (0, 25, 50, 75,
-          100), 200 evaluation games a checkpoint, no cap; 10,000 iterations a move; for a cluster (Dask)
+          games a checkpoint, a final comparison at 0.002 s of Ludii's thinking: seconds, for the tests
+small     the first committed run (500 iterations a move for everything, 20 self-play games, checkpoints 1, 5,
+          10, 20; 60 evaluation games; discovery capped at 16 instances; equal time as UCT given 500 x the
+          slowdown): kept so that its stored games stay readable
+quick     the paper's questions at its budget on 2 cores: Correlation-based self-play to 200 games (checkpoints 1,
+          25, 50, 100, 200), the other strategies to 50, at ``playouts`` = 300 a move; pruned sets 25 games; 40
+          evaluation games a checkpoint at 300 (the four-strategy comparison, Fig. 7, the greedy agent in all ten
+          games); the final comparison at Ludii's 5 s and 2.5 s, up to 200 games a cell
+paper     the paper's protocol: every stage at Ludii's 5 s (per variant), 200 self-play games (1, 25, 50, 100,
+          200), 100 pruned-set games (0, 25, 50, 75, 100), 200 evaluation games a checkpoint, no cap
 ========  =====================================================================================================
 """
 from __future__ import annotations
@@ -47,6 +58,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import paths
 from . import GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
 from ..agents import make_agent
 from ..experiments import Condition, Experiment, check_int
@@ -69,50 +81,106 @@ VARIANTS = {
 }
 VARIANT_OF = {game_size: variant for variant, game_size in VARIANTS.items()}  # (game, size) -> variant
 STRATEGIES = ("add_random", "combine_random", "combine_max", "correlation_based")
-GREEDY_VARIANTS = ("Breakthrough", "Teeko")  # Fig. 6
+PAPER_GREEDY_VARIANTS = ("Breakthrough", "Teeko")  # Fig. 6; the text says "close to 0%" for the others
 MOVE_CAP = 100  # "Games are terminated automatically after 100 moves" (V-A): a draw
 C_PUCT = math.sqrt(2.0)
 C_UCB1 = math.sqrt(2.0)
 PRUNED_FEATURES = 15
 EQUAL_TIME = {"equal_time_grown", "equal_time_handmade"}
+FINAL = {"final_equal_time", "final_equal_iterations"}
+PAPER_SECONDS = 5.0  # "5 seconds of thinking time per move" (V-A)
+LUDII_BUDGET_FILE = "soemers2019_ludii_budget.csv"
+#: Game options per variant for the rule variants Ludii offers (the swap rule in Hex and Yavalath); played beside
+#: the default in the final comparison when ``rule_variants`` asks for it.
+RULE_VARIANTS = {"swap": {"Hex (7x7)": {"swap": 1}, "Hex (11x11)": {"swap": 1}, "Yavalath": {"swap": 1}}}
 
 PRESETS = {
     "smoke": dict(variants=["Teeko", "Hex (7x7)"], strategies=["combine_random", "correlation_based"],
-                  self_play_games=2, checkpoints=[1, 2], pruned_games=1, pruned_checkpoints=[0, 1], playouts=10,
-                  games_per_cell=2, handmade_games=2, max_instances=8, slowdown_seconds=0.01, slowdown_repeats=1,
-                  equal_time_games=2),
-    "quick": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=20,
-                  checkpoints=[1, 5, 10, 20], pruned_games=5, pruned_checkpoints=[0, 5], playouts=500,
-                  games_per_cell=60, handmade_games=100, max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3,
-                  equal_time_games=100),
+                  self_play_games=2, other_strategies_games=0, checkpoints=[1, 2], pruned_games=1,
+                  pruned_checkpoints=[0, 1], playouts=10, budget="fixed", games_per_cell=2, handmade_games=2,
+                  max_instances=8, slowdown_seconds=0.01, slowdown_repeats=1, equal_time_games=2,
+                  greedy_variants=["Teeko", "Hex (7x7)"], ludii_seconds=[0.002], final_games=2,
+                  rule_variants=[]),
+    "small": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=20,
+                  other_strategies_games=0, checkpoints=[1, 5, 10, 20], pruned_games=5, pruned_checkpoints=[0, 5],
+                  playouts=500, budget="fixed", games_per_cell=60, handmade_games=100, max_instances=16,
+                  slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=100,
+                  greedy_variants=list(VARIANTS), ludii_seconds=[0], final_games=0, rule_variants=[]),
+    "quick": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
+                  other_strategies_games=50, checkpoints=[1, 25, 50, 100, 200], pruned_games=25,
+                  pruned_checkpoints=[0, 25], playouts=300, budget="fixed", games_per_cell=40, handmade_games=40,
+                  max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=0,
+                  greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS, PAPER_SECONDS / 2],
+                  final_games=200, rule_variants=["swap"]),
     "paper": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
-                  checkpoints=[1, 25, 50, 100, 200], pruned_games=100, pruned_checkpoints=[0, 25, 50, 75, 100],
-                  playouts=10_000, games_per_cell=200, handmade_games=200, max_instances=0, slowdown_seconds=5.0,
-                  slowdown_repeats=5, equal_time_games=200),
+                  other_strategies_games=0, checkpoints=[1, 25, 50, 100, 200], pruned_games=100,
+                  pruned_checkpoints=[0, 25, 50, 75, 100], playouts=10_000, budget="ludii", games_per_cell=200,
+                  handmade_games=200, max_instances=0, slowdown_seconds=5.0, slowdown_repeats=5,
+                  equal_time_games=0, greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS],
+                  final_games=200, rule_variants=["swap"]),
 }
 DEFAULTS = dict(seed=2019)
 PARAMETERS = {
     "variants": Param("choice", many=True, choices=tuple(VARIANTS)),
     "strategies": Param("choice", many=True, choices=STRATEGIES),
     "self_play_games": integer(1, 100_000),
+    "other_strategies_games": integer(0, 100_000),
     "checkpoints": integer(1, 100_000, many=True),
     "pruned_games": integer(0, 100_000),
     "pruned_checkpoints": integer(0, 100_000, many=True),
     "playouts": integer(1, MAX_PLAYOUTS),
+    "budget": Param("choice", choices=("fixed", "ludii")),
     "games_per_cell": GAMES_PER_CELL,
     "handmade_games": integer(0, 10_000_000),
     "max_instances": integer(0, 10_000),
     "slowdown_seconds": number(0.001, 600.0),
     "slowdown_repeats": integer(1, 1000),
     "equal_time_games": integer(0, 10_000_000),
+    "greedy_variants": Param("choice", many=True, choices=tuple(VARIANTS)),
+    "ludii_seconds": number(0.0, 600.0, many=True),
+    "final_games": integer(0, 10_000_000),
+    "rule_variants": Param("choice", many=True, choices=tuple(RULE_VARIANTS)),
     "seed": SEED,
 }
+
+
+def ludii_budget(seconds: float = PAPER_SECONDS) -> pd.DataFrame:
+    """Per variant, the iterations a move that stand for ``seconds`` of the paper's thinking time in Ludii.
+
+    Derivation (the table ``data/paper/soemers2019_ludii_budget.csv``, from ``shared/reference/ludii-measured.md``):
+    Ludii 1.3.12's UCT, one search thread, timed on a 2-core machine like ours, ran ``ludii_iterations_5s_low`` to
+    ``_high`` iterations in one 5 s move from the start position (the two garbage collectors tried: the range is
+    the collector's, 1.1-1.9x).  The paper's engine (Ludii of early 2019) and hardware are unknown, so this is an
+    order of magnitude: we take the geometric mean of the two ends, to two significant figures
+    (``iterations_5s``), and scale it linearly to ``seconds`` (``iterations``: at least 1).  Linear because a
+    search's iterations a second hardly change with its length once warmed up (the 1 s rates agree within the
+    ranges)."""
+    seconds = float(seconds)
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError(f"seconds={seconds!r} must be a positive number of seconds")
+    table = pd.read_csv(paths.PAPER_DATA / LUDII_BUDGET_FILE, keep_default_na=False)
+    middle = (table["ludii_iterations_5s_low"] * table["ludii_iterations_5s_high"]) ** 0.5
+    digits = 1 - middle.map(lambda x: math.floor(math.log10(x)))
+    table["iterations_5s"] = [int(round(x, d)) for x, d in zip(middle, digits)]
+    table["seconds"] = seconds
+    table["iterations"] = (table["iterations_5s"] * seconds / PAPER_SECONDS).round().astype(int).clip(lower=1)
+    return table
+
+
+def budget_of(variant: str, seconds: float = PAPER_SECONDS) -> int:
+    """``ludii_budget(seconds)``'s iterations for ``variant``."""
+    table = ludii_budget(seconds)
+    row = table[table["variant"] == variant]
+    if row.empty:
+        raise ValueError(f"variant={variant!r} has no Ludii timing; known: {list(table['variant'])}")
+    return int(row["iterations"].iloc[0])
 
 
 def settings(preset: str = "quick", **overrides) -> dict:
     """The preset's parameters with ``overrides`` applied (``None`` values are ignored), checked together."""
     result = resolve_settings(PRESETS, DEFAULTS, preset, overrides, PARAMETERS)
-    for key in ("variants", "strategies", "checkpoints", "pruned_checkpoints"):
+    for key in ("variants", "strategies", "checkpoints", "pruned_checkpoints", "greedy_variants",
+                "ludii_seconds", "rule_variants"):
         if not isinstance(result[key], (list, tuple)):
             result[key] = [result[key]]
         result[key] = list(result[key])
@@ -125,6 +193,11 @@ def settings(preset: str = "quick", **overrides) -> dict:
         raise ValueError(f"pruned_checkpoints {result['pruned_checkpoints']} go beyond "
                          f"pruned_games={result['pruned_games']}")
     result["games_per_cell"] = check_int("games_per_cell", result["games_per_cell"], 1, 10_000_000)
+    if result["budget"] == "ludii" and not any(x > 0 for x in result["ludii_seconds"]):
+        raise ValueError("budget='ludii' needs ludii_seconds > 0 (its first value budgets every stage)")
+    others = result["other_strategies_games"]
+    if others and others > result["self_play_games"]:
+        raise ValueError(f"other_strategies_games={others} exceeds self_play_games={result['self_play_games']}")
     return result
 
 
@@ -179,21 +252,50 @@ class FeatureBiasing:
         """The learned policies, by content hash (``ppalib.features.artefact``)."""
         return self.results_dir / "policies"
 
+    # -- budgets ------------------------------------------------------------------------------------------------
+    def playouts_of(self, variant: str) -> int:
+        """Iterations a move of self-play and of the per-checkpoint evaluations of ``variant``: ``playouts``, or
+        under ``budget="ludii"`` the Ludii budget of ``ludii_seconds[0]``."""
+        s = self.settings
+        if s["budget"] == "ludii":
+            return budget_of(variant, s["ludii_seconds"][0])
+        return int(s["playouts"])
+
+    def games_of(self, strategy: str) -> int:
+        """Growing-set self-play games of ``strategy``: ``self_play_games`` for Correlation-based (the paper's
+        recommendation), ``other_strategies_games`` (0: the same) for the others."""
+        s = self.settings
+        if strategy == "correlation_based" or not s["other_strategies_games"]:
+            return int(s["self_play_games"])
+        return int(s["other_strategies_games"])
+
+    @property
+    def final_seconds(self) -> list[float]:
+        return [float(x) for x in self.settings["ludii_seconds"] if x > 0] if self.settings["final_games"] else []
+
     # -- stage 1 and 2 configs ----------------------------------------------------------------------------------
     def grown_configs(self) -> list:
         from ..training.selfplay import SelfPlayConfig
         s = self.settings
-        return [SelfPlayConfig(*VARIANTS[v], strategy=strategy, games=s["self_play_games"],
-                               playouts=s["playouts"], checkpoints=tuple(s["checkpoints"]), seed=self.seed,
-                               move_cap=MOVE_CAP, c=C_PUCT, max_instances=s["max_instances"])
-                for v in s["variants"] for strategy in s["strategies"]]
+        out = []
+        for v in s["variants"]:
+            for strategy in s["strategies"]:
+                games = self.games_of(strategy)
+                out.append(SelfPlayConfig(*VARIANTS[v], strategy=strategy, games=games,
+                                          playouts=self.playouts_of(v),
+                                          checkpoints=tuple(c for c in s["checkpoints"] if c <= games),
+                                          seed=self.seed, move_cap=MOVE_CAP, c=C_PUCT,
+                                          max_instances=s["max_instances"]))
+        return out
 
-    def record_of(self, config) -> dict | None:
+    def record_of(self, config, partial: bool = False) -> dict | None:
+        """The stored record of self-play run ``config``: None until it is finished (``partial``: also a record
+        written at a checkpoint of an unfinished run)."""
         path = self.selfplay_dir / f"{config.run_id}.json"
         if not path.exists():
             return None
         record = json.loads(path.read_text())
-        return record if record["games_done"] >= config.games else None
+        return record if partial or record["games_done"] >= config.games else None
 
     def pruned_config(self, grown) -> "object | None":
         """The frozen-set run continuing ``grown`` (None until ``grown`` is finished and pruned)."""
@@ -206,7 +308,7 @@ class FeatureBiasing:
         if pruned_hash is None:
             return None
         return SelfPlayConfig(grown.game, grown.size, strategy=grown.strategy, games=s["pruned_games"],
-                              playouts=s["playouts"], checkpoints=tuple(s["pruned_checkpoints"]), seed=self.seed,
+                              playouts=grown.playouts, checkpoints=tuple(s["pruned_checkpoints"]), seed=self.seed,
                               initial_policy=pruned_hash, grow=False, move_cap=MOVE_CAP, c=C_PUCT)
 
     # -- stage 3: evaluation conditions -------------------------------------------------------------------------
@@ -218,15 +320,16 @@ class FeatureBiasing:
         out = []
         for grown in self.grown_configs():
             variant = VARIANT_OF[grown.game, grown.size]
-            record = self.record_of(grown)
+            record = self.record_of(grown, partial=True)  # checkpoints reached by an unfinished run count too
             if record is None:
                 continue
-            uct = uct_opponent(s["playouts"])
+            playouts = grown.playouts
+            uct = uct_opponent(playouts)
             for checkpoint, policy in record["checkpoints"].items():
                 labels = dict(variant=variant, strategy=grown.strategy, stage="grown", checkpoint=int(checkpoint))
-                out.append((labels, Condition(grown.game, grown.size, biased_agent(s["playouts"], policy), uct,
+                out.append((labels, Condition(grown.game, grown.size, biased_agent(playouts, policy), uct,
                                               options)))
-                if variant in GREEDY_VARIANTS:
+                if variant in s["greedy_variants"]:
                     out.append(({**labels, "stage": "greedy"},
                                 Condition(grown.game, grown.size, make_agent("greedy", 1, policy=policy), uct,
                                           options)))
@@ -236,14 +339,93 @@ class FeatureBiasing:
                 for checkpoint, policy in pruned_record["checkpoints"].items():
                     labels = dict(variant=variant, strategy=grown.strategy, stage="pruned",
                                   checkpoint=int(checkpoint))
-                    out.append((labels, Condition(grown.game, grown.size, biased_agent(s["playouts"], policy), uct,
+                    out.append((labels, Condition(grown.game, grown.size, biased_agent(playouts, policy), uct,
                                                   options)))
         if "Yavalath" in s["variants"] and s["handmade_games"]:
             policy = self.handmade_policy()
+            playouts = self.playouts_of("Yavalath")
             out.append((dict(variant="Yavalath", strategy="handmade", stage="handmade", checkpoint=0),
-                        Condition("yavalath", 5, biased_agent(s["playouts"], policy.content_hash, True),
-                                  uct_opponent(s["playouts"]), options)))
+                        Condition("yavalath", 5, biased_agent(playouts, policy.content_hash, True),
+                                  uct_opponent(playouts), options)))
         out += self.equal_time_conditions()
+        out += self.final_conditions()
+        return out
+
+    # -- stage 6: the final comparison at Ludii's budget --------------------------------------------------------
+    def final_agents(self) -> list[tuple[dict, str, bool]]:
+        """(labels, policy hash, fully biased playouts) of the agents of the final comparison: each variant's
+        final Correlation-based policy (once its run is finished) and the hand-made Yavalath features."""
+        s = self.settings
+        out = []
+        for grown in self.grown_configs():
+            if grown.strategy != "correlation_based":
+                continue
+            record = self.record_of(grown)
+            if record is None:
+                continue
+            final = max(int(k) for k in record["checkpoints"])
+            out.append((dict(variant=VARIANT_OF[grown.game, grown.size], strategy=grown.strategy, checkpoint=final),
+                        record["checkpoints"][str(final)], False))
+        if "Yavalath" in s["variants"] and s["handmade_games"]:
+            out.append((dict(variant="Yavalath", strategy="handmade", checkpoint=0),
+                        self.handmade_policy().content_hash, True))
+        return out
+
+    def final_slowdowns(self) -> pd.DataFrame:
+        """The stored slowdowns at the final budgets (``final_slowdowns.csv``; ``measure_final_slowdowns``)."""
+        path = self.results_dir / "final_slowdowns.csv"
+        return pd.read_csv(path) if path.exists() else pd.DataFrame(
+            columns=["variant", "strategy", "policy", "ludii_seconds", "budget", "rules", "slowdown"])
+
+    def rule_options(self, variant: str) -> list[tuple[str, tuple]]:
+        """(rules label, game options) the final comparison plays ``variant`` under: the default rules, and each
+        of ``rule_variants`` that applies to it (``RULE_VARIANTS``)."""
+        out = [("default", ())]
+        for name in self.settings["rule_variants"]:
+            if variant in RULE_VARIANTS[name]:
+                out.append((name, tuple(sorted(RULE_VARIANTS[name][variant].items()))))
+        return out
+
+    def policy_under_rules(self, policy_hash: str, rule_options: tuple) -> str:
+        """``policy_hash`` itself under the default rules; under a rule variant (e.g. the swap), the same features
+        and weights as a policy of the game with those options (saved; a new hash).  The learned policies never saw
+        the variant: a move on no cell (the swap) matches no feature, so its prior logit is 0."""
+        if not rule_options:
+            return policy_hash
+        from ..features.artefact import LinearPolicy, load_policy
+        policy = load_policy(policy_hash, [self.policies_dir])
+        copy = LinearPolicy(policy.game, policy.size, policy.features, policy.theta,
+                            (*policy.game_options, *rule_options),
+                            f"policy {policy_hash} under the rules {dict(rule_options)}")
+        copy.save(self.policies_dir)
+        return copy.content_hash
+
+    def final_conditions(self) -> list[tuple[dict, Condition]]:
+        """The final comparison: for each ``final_agents`` agent, thinking time in ``ludii_seconds`` and rules of
+        ``rule_options``, Biased MCTS against UCT at the Ludii budget B: at equal iterations (both B) and, once the
+        slowdown s of that policy at B is stored, at equal time (Biased MCTS round(B / s), UCT B).  The budgets are
+        in the agents' configs, so the stored games replay without the slowdown file."""
+        slow = self.final_slowdowns()
+        out = []
+        for labels, base_policy, full_playouts in self.final_agents():
+            game, size = VARIANTS[labels["variant"]]
+            for seconds in self.final_seconds:
+                budget = budget_of(labels["variant"], seconds)
+                for rules, rule_options in self.rule_options(labels["variant"]):
+                    options = (*rule_options, ("ply_cap", MOVE_CAP))
+                    cell = dict(labels, ludii_seconds=seconds, budget=budget, rules=rules)
+                    policy = self.policy_under_rules(base_policy, rule_options)
+                    uct = uct_opponent(budget)
+                    out.append(({**cell, "stage": "final_equal_iterations", "biased_budget": budget},
+                                Condition(game, size, biased_agent(budget, policy, full_playouts), uct, options)))
+                    measured = slow[(slow["policy"] == policy) & (slow["budget"] == budget)
+                                    & (slow["rules"] == rules)] if len(slow) else slow
+                    if measured.empty:
+                        continue
+                    biased_budget = max(1, int(round(budget / float(measured["slowdown"].iloc[0]))))
+                    out.append(({**cell, "stage": "final_equal_time", "biased_budget": biased_budget},
+                                Condition(game, size, biased_agent(biased_budget, policy, full_playouts), uct,
+                                          options)))
         return out
 
     def equal_time_conditions(self) -> list[tuple[dict, Condition]]:
@@ -288,12 +470,19 @@ class FeatureBiasing:
         if not labelled:
             return None
         games = (self.settings["handmade_games"] if stage_filter == {"handmade"} else
-                 self.settings["equal_time_games"] if stage_filter == EQUAL_TIME else self.games_per_condition)
-        return Experiment(NAME, tuple(c for _, c in labelled), games, self.seed, self.results_dir)
+                 self.settings["equal_time_games"] if stage_filter == EQUAL_TIME else
+                 self.settings["final_games"] if stage_filter == FINAL else self.games_per_condition)
+        return Experiment(NAME, tuple(dict.fromkeys(c for _, c in labelled)), games, self.seed, self.results_dir)
+
+    def games_limit(self, stage: str) -> int:
+        """The most games a condition of ``stage`` gets."""
+        s = self.settings
+        return (s["handmade_games"] if stage == "handmade" else s["equal_time_games"] if stage in EQUAL_TIME else
+                s["final_games"] if stage in FINAL else self.games_per_condition)
 
     def planned(self) -> list:
         planned = []
-        for stages in ({"grown", "pruned", "greedy"}, {"handmade"}, EQUAL_TIME):
+        for stages in ({"grown", "pruned", "greedy"}, {"handmade"}, EQUAL_TIME, FINAL):
             exp = self.experiment(stages)
             if exp is not None:
                 planned += exp.planned()
@@ -309,7 +498,7 @@ def _self_play(experiment: FeatureBiasing, configs: list, executor, progress: bo
     bar = tqdm(total=len(configs), initial=len(configs) - len(todo), desc=desc, unit="run", disable=not progress)
     experiment.selfplay_dir.mkdir(parents=True, exist_ok=True)
     for records in executor.run(run_self_play_job, [[c] for c in todo], str(experiment.progress_dir),
-                                str(experiment.policies_dir)):
+                                str(experiment.policies_dir), str(experiment.selfplay_dir)):
         for record in records:
             if record["config"]["grow"]:
                 final = record["checkpoints"][str(max(int(k) for k in record["checkpoints"]))]
@@ -324,12 +513,20 @@ def _self_play(experiment: FeatureBiasing, configs: list, executor, progress: bo
     bar.close()
 
 
+STAGES = ("selfplay", "pruned", "evaluation", "handmade", "slowdowns", "equal_time", "final")
+
+
 def run(experiment: FeatureBiasing, executor="process", *, workers=None, scheduler_address=None,
-        progress: bool = True) -> dict:
-    """Every stage not done yet; returns ``frames(experiment)``."""
+        progress: bool = True, stages=None) -> dict:
+    """Every stage not done yet (``stages``: only these, names from ``STAGES``; each resumes from the store);
+    returns ``frames(experiment)``."""
     import os
     from ..experiments import make_executor, run as run_games
     from ..features.artefact import POLICY_PATH_VARIABLE
+    stages = STAGES if stages is None else tuple([stages] if isinstance(stages, str) else stages)
+    unknown = [x for x in stages if x not in STAGES]
+    if unknown:
+        raise ValueError(f"stages={list(stages)!r}: unknown {unknown}; use names from {STAGES}")
     # Workers (started below, they inherit the environment) load the policies by hash from this run's folder too.
     folders = [str(experiment.policies_dir), *filter(None, os.environ.get(POLICY_PATH_VARIABLE, "").split(os.pathsep))]
     os.environ[POLICY_PATH_VARIABLE] = os.pathsep.join(dict.fromkeys(folders))
@@ -344,26 +541,108 @@ def run(experiment: FeatureBiasing, executor="process", *, workers=None, schedul
 
     before = _stored_work(experiment)
     grown = experiment.grown_configs()
-    timed("self-play, growing sets", _self_play, experiment, grown, pool, progress, "self-play (growing sets)")
+    if "selfplay" in stages:
+        timed("self-play, growing sets", _self_play, experiment, grown, pool, progress, "self-play (growing sets)")
     pruned = [p for p in (experiment.pruned_config(g) for g in grown) if p is not None]
-    if pruned:
+    if pruned and "pruned" in stages:
         timed("self-play, pruned sets", _self_play, experiment, pruned, pool, progress, "self-play (pruned sets)")
-    for name, stages in (("evaluation", {"grown", "pruned", "greedy"}), ("hand-made Yavalath", {"handmade"})):
-        exp = experiment.experiment(stages)
+    for name, key, kinds in (("evaluation", "evaluation", {"grown", "pruned", "greedy"}),
+                             ("hand-made Yavalath", "handmade", {"handmade"})):
+        exp = experiment.experiment(kinds) if key in stages else None
         if exp is not None:
             timed(name, run_games, exp, pool, progress=progress)
-    timed("slowdowns", measure_slowdowns, experiment, progress)
-    exp = experiment.experiment(EQUAL_TIME)
+    if "slowdowns" in stages:
+        timed("slowdowns", measure_slowdowns, experiment, progress)
+    exp = experiment.experiment(EQUAL_TIME) if "equal_time" in stages else None
     if exp is not None:
         timed("evaluation at equal time", run_games, exp, pool, progress=progress)
+    if "final" in stages and experiment.final_seconds:
+        timed("final slowdowns", measure_final_slowdowns, experiment, progress)
+        timed("final comparison", run_final, experiment, pool, progress)
     _log_stage_times(experiment, times, before)
     return frames(experiment)
+
+
+#: The final comparison's sequential plan: games are added in rounds of FINAL_ROUND (first round FINAL_FIRST)
+#: until the cell is decided or reaches ``final_games``.
+FINAL_FIRST = 20
+FINAL_ROUND = 20
+#: The equivalence margin (win-rate points) of a cell's "no different from 50%" verdict in the sequential plan.
+FINAL_MARGIN = 10.0
+
+
+def cell_decided(wins: float, games: int, margin: float = FINAL_MARGIN) -> bool:
+    """Whether a cell's win rate is decided: its 95% Wilson interval excludes 50% (Biased MCTS better or worse
+    than UCT) or lies inside 50 +- ``margin`` points (as strong as UCT, to within the margin)."""
+    from ..report import wilson_interval
+    if games <= 0:
+        return False
+    low, high = wilson_interval(wins, games)
+    return low > 50.0 or high < 50.0 or (low >= 50.0 - margin and high <= 50.0 + margin)
+
+
+def run_final(experiment: FeatureBiasing, executor="process", progress: bool = True) -> None:
+    """The final comparison, games added in rounds until each cell is decided (``cell_decided``) or has
+    ``final_games``: a condition's games are those of index 0..n-1 whatever the rounds, so the stored games and
+    their replay do not depend on when a run stopped; a rerun continues from the store."""
+    from ..experiments import run as run_games
+    limit = int(experiment.settings["final_games"])
+    target = min(FINAL_FIRST, limit)
+    while True:
+        stored = experiment.store.load()
+        counts = stored.groupby("condition_id")["agent_result"].agg(["size", "sum"]) if len(stored) else None
+        todo = []
+        for labels, condition in experiment.final_conditions():
+            games, wins = (0, 0.0) if counts is None or condition.id not in counts.index else (
+                int(counts.loc[condition.id, "size"]), float(counts.loc[condition.id, "sum"]))
+            if games < target and not (games and cell_decided(wins, games)):
+                todo.append(condition)
+        if todo:
+            run_games(Experiment(NAME, tuple(dict.fromkeys(todo)), target, experiment.seed, experiment.results_dir),
+                      executor, progress=progress)
+            continue
+        if target >= limit:
+            return
+        target = min(limit, target + FINAL_ROUND)
+
+
+def measure_final_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.DataFrame:
+    """The slowdown of each final agent at each final budget and rule set (``slowdown_at_budget``: the first two
+    moves, the budget, the policy of the games), stored once in ``final_slowdowns.csv``; the equal-time conditions
+    are derived from it."""
+    from tqdm.auto import tqdm
+    from ..games import make_game
+    from ..training.slowdown import slowdown_at_budget
+    path = experiment.results_dir / "final_slowdowns.csv"
+    done = experiment.final_slowdowns()
+    have = set(zip(done["policy"], done["budget"].astype(int), done["rules"])) if len(done) else set()
+    todo = []
+    for labels, condition in experiment.final_conditions():
+        key = (condition.agent.policy, labels["budget"], labels["rules"])
+        if labels["stage"] == "final_equal_iterations" and key not in have:
+            todo.append((labels, condition))
+            have.add(key)
+    rows = []
+    for labels, condition in tqdm(todo, desc="final slowdowns", unit="policy", disable=not progress):
+        game = make_game(condition.game, condition.size, **dict(condition.game_options))
+        measured = slowdown_at_budget(game, condition.agent, labels["budget"],
+                                      repeats=experiment.settings["slowdown_repeats"], seed=experiment.seed)
+        rows.append({**{k: labels[k] for k in ("variant", "strategy", "ludii_seconds", "budget", "rules")},
+                     "policy": condition.agent.policy, "uct_seconds": measured["uct_seconds_mean"],
+                     "biased_seconds": measured["biased_seconds_mean"], "slowdown": measured["ratio"],
+                     "slowdown_min": measured["ratio_min"], "slowdown_max": measured["ratio_max"],
+                     "repeats": measured["repeats"], "machine": platform.node() or "unknown"})
+        frame = pd.concat([done.dropna(axis=1, how="all"), pd.DataFrame(rows)], ignore_index=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        frame.to_csv(path, index=False)  # after every policy: an interrupted measure keeps what it has
+    return experiment.final_slowdowns()
 
 
 def _stored_work(experiment: FeatureBiasing) -> tuple:
     """What the stages have stored (file names and sizes): unchanged by a run that played nothing."""
     folder = experiment.results_dir
-    files = [*folder.glob("*.parquet"), *experiment.selfplay_dir.glob("*.json"), folder / "slowdowns.csv"]
+    files = [*folder.glob("*.parquet"), *experiment.selfplay_dir.glob("*.json"), folder / "slowdowns.csv",
+             folder / "final_slowdowns.csv"]
     return tuple(sorted((p.name, p.stat().st_size) for p in files if p.exists()))
 
 
@@ -423,9 +702,7 @@ def frames(experiment: FeatureBiasing) -> dict:
     stored = experiment.store.load()
     rows = []
     for labels, condition in labelled:
-        limit = (experiment.settings["handmade_games"] if labels["stage"] == "handmade" else
-                 experiment.settings["equal_time_games"] if labels["stage"] in EQUAL_TIME else
-                 experiment.games_per_condition)
+        limit = experiment.games_limit(labels["stage"])
         mine = stored[(stored["condition_id"] == condition.id) & (stored["game_index"] < limit)]
         rows.append({**labels, "condition_id": condition.id, "games": len(mine),
                      "wins": float(mine["agent_result"].sum()) if len(mine) else 0.0,
