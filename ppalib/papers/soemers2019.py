@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .. import paths
@@ -692,6 +693,112 @@ def measure_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.D
         path.parent.mkdir(parents=True, exist_ok=True)
         done.to_csv(path, index=False)
     return done
+
+
+GROWN_SET_EXTRA = 200  # the combined features added to the atomic set, as in Ludii's measure (ludii-measured.md)
+
+
+def random_positions(game, count: int, seed: int = 0, max_plies: int = 60):
+    """``count`` positions of random play of ``game`` (a uniform ply in 0..max_plies of a uniform game) with the
+    mover's moves, in the matcher's form (owner-relative boards, from/to cells, move counts)."""
+    from ..features import state_move_cells, state_owner_relative
+    from ..games._common import H_TO_MOVE  # noqa: F401 (state_owner_relative reads it)
+    rng = np.random.default_rng(seed)
+    graph = game.module.board_graph(game.spec)
+    boards, froms, tos = [], [], []
+    while len(boards) < count:
+        state = game.initial_state()
+        stop = int(rng.integers(0, max_plies + 1))
+        for _ in range(stop):
+            if game.is_over(state):
+                break
+            legal = game.legal_moves(state)
+            state = game.play(state, int(legal[rng.integers(legal.size)]))
+        if game.is_over(state):
+            continue
+        legal = game.legal_moves(state)
+        f, t = state_move_cells(game.module, game.spec, state, legal)
+        boards.append(state_owner_relative(game.module, game.spec, state, graph))
+        froms.append(f)
+        tos.append(t)
+    width = max(len(t) for t in tos)
+    mf = np.full((count, width), -1, dtype=np.int64)
+    mt = np.full((count, width), -1, dtype=np.int64)
+    for i, (f, t) in enumerate(zip(froms, tos)):
+        mf[i, :f.size], mt[i, :t.size] = f, t
+    return np.array(boards, dtype=np.int8), mf, mt, np.array([t.size for t in tos], dtype=np.int64)
+
+
+def grown_set_policy(variant: str, extra: int = GROWN_SET_EXTRA, seed: int = 0):
+    """A policy of paper size for ``variant``, built as Ludii's slowdown measure builds one: the atomic features
+    plus ``extra`` features combined from pairs of instances active together in positions of random play
+    (``ppalib.features.benchmark.grown``), weights drawn N(0, 1) (the weights change the priors, not the cost of
+    computing them).  Returns a ``LinearPolicy`` (not saved)."""
+    from ..features.artefact import LinearPolicy
+    from ..features.benchmark import grown
+    from ..games import make_game
+    from ..training.selfplay import initial_feature_set
+    game = make_game(*VARIANTS[variant], ply_cap=MOVE_CAP)
+    atomic = initial_feature_set(game)
+    feature_set = grown(atomic, extra, random_positions(game, 200, seed), seed)
+    theta = np.random.default_rng(seed).normal(size=len(feature_set))
+    return LinearPolicy.from_set(game, feature_set, theta,
+                                 f"atomic + {len(feature_set) - len(atomic)} combined features, random weights "
+                                 f"(seed {seed}): the size of Ludii's slowdown measure")
+
+
+def measure_grown_set_slowdowns(results_dir, variants=None, seconds_per_move: float = 1.0, repeats: int = 3,
+                                extra: int = GROWN_SET_EXTRA, label: str = "", progress: bool = True) -> pd.DataFrame:
+    """Biased MCTS's slowdown with sets of the paper's size (``grown_set_policy``) per variant, the paper's
+    measure (``ppalib.training.slowdown.slowdown``: iterations in the first two moves at ``seconds_per_move``,
+    interleaved pairs), appended to ``results_dir/grown_set_slowdowns.csv`` with ``label`` (e.g. the code
+    version measured) so that before/after measures sit side by side; Ludii's figures are in
+    ``data/paper/soemers2019_ludii_slowdowns.csv`` (``grown_set_comparison``).  A timing on this machine."""
+    import os
+    from tqdm.auto import tqdm
+    from ..features.artefact import POLICY_PATH_VARIABLE
+    from ..games import make_game
+    from ..training.slowdown import slowdown
+    from .. import CODE_VERSION
+    results_dir = Path(results_dir)
+    folder = results_dir / "policies"
+    os.environ[POLICY_PATH_VARIABLE] = os.pathsep.join(
+        dict.fromkeys([str(folder), *filter(None, os.environ.get(POLICY_PATH_VARIABLE, "").split(os.pathsep))]))
+    rows = []
+    for variant in tqdm(list(variants or VARIANTS), desc="grown-set slowdowns", disable=not progress):
+        policy = grown_set_policy(variant, extra)
+        policy.save(folder)
+        game = make_game(*VARIANTS[variant], ply_cap=MOVE_CAP)
+        m = slowdown(game, policy.content_hash, seconds_per_move=seconds_per_move, repeats=repeats)
+        rows.append({"variant": variant, "features": len(policy.features), "policy": policy.content_hash,
+                     "uct_iterations": m["uct_iterations_mean"], "biased_iterations": m["biased_iterations_mean"],
+                     "slowdown": m["ratio"], "slowdown_min": m["ratio_min"], "slowdown_max": m["ratio_max"],
+                     "seconds_per_move": seconds_per_move, "repeats": repeats, "label": label or CODE_VERSION,
+                     "machine": platform.node() or "unknown"})
+    path = results_dir / "grown_set_slowdowns.csv"
+    frame = pd.DataFrame(rows)
+    if path.exists():
+        frame = pd.concat([pd.read_csv(path), frame], ignore_index=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(path, index=False)
+    return frame
+
+
+def grown_set_comparison(results_dir) -> pd.DataFrame:
+    """Our slowdowns with paper-size sets (``grown_set_slowdowns.csv``, one column per measurement label) beside
+    Ludii's with its older and newer matcher (``data/paper/soemers2019_ludii_slowdowns.csv``)."""
+    ludii = pd.read_csv(paths.PAPER_DATA / "soemers2019_ludii_slowdowns.csv")
+    ludii["Ludii, older matcher"] = ludii.older_low.map("{:.1f}".format) + "-" + ludii.older_high.map("{:.1f}".format)
+    ludii["Ludii, newer matcher"] = ludii.newer_low.map("{:.1f}".format) + "-" + ludii.newer_high.map("{:.1f}".format)
+    table = ludii[["variant", "Ludii, older matcher", "Ludii, newer matcher"]]
+    path = Path(results_dir) / "grown_set_slowdowns.csv"
+    if not path.exists():
+        return table
+    ours = pd.read_csv(path)
+    sizes = ours.groupby("variant")["features"].max().rename("features (ours)")
+    wide = ours.pivot_table(index="variant", columns="label", values="slowdown", aggfunc="median", sort=False)
+    wide.columns = [f"ours ({c})" for c in wide.columns]
+    return table.merge(sizes, on="variant", how="left").merge(wide.round(2), on="variant", how="left")
 
 
 def frames(experiment: FeatureBiasing) -> dict:
