@@ -95,6 +95,28 @@ def _games(args) -> None:
         print(f"{rule.name:24s} {sizes:14s} ({board})  options: {', '.join(rule.options) or 'none'}")
 
 
+def _until_decided(args) -> None:
+    from . import papers
+    from .until_decided import StoppingRule
+    rule = StoppingRule(args.batch, args.cap, args.cpu_seconds)  # checks each, naming it
+    for name in args.papers:
+        paper = papers.paper_module(next(stem for stem, module in papers.NOTEBOOKS.items() if module == name))
+        setup = papers.prepare(paper, args.preset, executor=args.executor, workers=args.workers)
+        before = papers.decision_table(paper, setup)
+        print(f"{name}: {len(before)} cells to decide; before: {before['verdict'].value_counts().to_dict()}")
+        if args.dry_run:
+            wanted = before.loc[before["verdict"] == "undecided", "games_to_decide_anytime"]
+            print(f"  undecided: {len(wanted)}; games that would decide them at their observed rates under the "
+                  f"anytime-valid interval: {wanted.dropna().astype(int).tolist()} "
+                  f"({int(wanted.isna().sum())} not decidable below a million)")
+            continue
+        papers.run_until_decided(paper, setup, args.executor, workers=args.workers, rule=rule,
+                                 progress=not args.quiet)
+        after = papers.decision_table(paper, setup)
+        print(f"{name}: after: {after['verdict'].value_counts().to_dict()}; games {int(before['games'].sum())} -> "
+              f"{int(after['games'].sum())}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ppalib", description=f"ppalib {CODE_VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -153,6 +175,22 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--profile", action="store_true",
                    help="also split the cost of a playout move into draw, list, Gibbs draw and play (ns)")
     b.set_defaults(func=_bench)
+
+    u = sub.add_parser("until-decided", help="add games to the undecided cells of the papers' committed results "
+                                             "(games until decided, anytime-valid verdicts)")
+    u.add_argument("papers", nargs="+", choices=["ppa2015", "ppaf2016", "future_work"],
+                   help="ppa2015: Table 1; ppaf2016: the claims' cells at 10,000 playouts; future_work: the "
+                        "10,000-playout cells")
+    u.add_argument("--preset", default="quick", help="whose results (default quick: the committed ones)")
+    u.add_argument("--batch", type=int, default=16, help="games added to an undecided cell per round (default 16)")
+    u.add_argument("--cap", type=int, default=160, help="most games a cell gets (default 160)")
+    u.add_argument("--cpu-seconds", type=float, default=None,
+                   help="CPU budget of the added games, per paper (their own timings; default: none)")
+    u.add_argument("--executor", default="process", choices=["process", "serial", "dask"])
+    u.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    u.add_argument("--dry-run", action="store_true", help="print the cells' verdicts and what would decide them")
+    u.add_argument("--quiet", action="store_true")
+    u.set_defaults(func=_until_decided)
 
     g = sub.add_parser("games", help="list the games, their board sizes and options")
     g.set_defaults(func=_games)

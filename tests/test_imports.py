@@ -13,7 +13,7 @@ LAYERS = [
     {"features"},
     {"kernels"},
     {"agents", "store"},
-    {"training", "experiments", "dask_executor"},
+    {"training", "experiments", "dask_executor", "until_decided"},
     {"report"},
     {"papers"},
     # the front ends: the CLI, reproduce, and the explorer (which reads agents as the CLI's --agent)

@@ -73,3 +73,177 @@ def test_compare_with_paper_keeps_its_columns_and_fishers_verdicts_for_counts():
     expected = [fisher_exact([[278, 222], [406, 94]])[1], fisher_exact([[400, 100], [403, 97]])[1]]
     assert merged["p_value"].tolist() == pytest.approx(expected)
     assert merged["verdict"].tolist() == ["lower", "consistent"]
+
+
+# ---- three-way verdicts and claims (ppalib.report.cell_verdict, claim_verdict, equivalence_claim_verdict) -------
+import numpy as np
+
+from ppalib.report import (ANYTIME, EQUIVALENCE_MARGIN, FIXED_REFERENCE, TWO_SAMPLE, anytime_interval,
+                           cell_verdict, claim_verdict, equivalence_claim_verdict, holm, holm_verdicts)
+
+
+def test_cell_verdict_is_reproduced_higher_lower_or_undecided_by_its_interval_and_the_margin():
+    assert EQUIVALENCE_MARGIN == 10.0
+    assert cell_verdict(250, 500, 50.0, 500).verdict == "reproduced"     # 250/500 vs 250/500: +-6.3 points
+    assert cell_verdict(8, 16, 50.0, 500).verdict == "undecided"         # +-26 points
+    assert cell_verdict(400, 500, 50.0, 500).verdict == "higher"
+    assert cell_verdict(100, 500, 50.0, 500).verdict == "lower"
+    # significant but inside the margin: reproduced (the gap is smaller than what the margin calls a difference)
+    small = cell_verdict(2750, 5000, 50.0, 5000)
+    assert small.ci_low > 0 and small.verdict == "reproduced"
+    # a narrower margin turns the same cell undecided
+    assert cell_verdict(250, 500, 50.0, 500, margin=5.0).verdict == "undecided"
+
+
+def test_cell_verdict_counts_the_papers_error_only_when_its_number_is_a_count():
+    assert cell_verdict(250, 500, 50.0, 500).interval == TWO_SAMPLE
+    assert cell_verdict(250, 500, 93.39, 500).interval == FIXED_REFERENCE   # 466.95 of 500 is no count
+    assert cell_verdict(250, 500, 50.0, None).interval == FIXED_REFERENCE
+    wide = cell_verdict(250, 500, 50.0, 500)
+    narrow = cell_verdict(250, 500, 50.0, None)
+    assert wide.ci_high - wide.ci_low > narrow.ci_high - narrow.ci_low
+
+
+def test_cell_verdict_at_zero_and_hundred_percent_uses_exact_bounds():
+    zero = cell_verdict(0, 16, 0.0, 500)
+    assert zero.verdict == "undecided" and zero.difference == 0 and zero.games_to_decide > 16
+    assert cell_verdict(0, 200, 0.0, 500).verdict == "reproduced"
+    full = cell_verdict(16, 16, 100.0, None)
+    assert full.ci_high == 0.0 and full.verdict == "undecided"
+    assert cell_verdict(0, 16, 100.0, 500).verdict == "lower"
+
+
+def test_games_to_decide_is_the_fewest_games_that_decide_at_the_observed_rate():
+    cell = cell_verdict(8, 16, 50.0, 500)
+    n = cell.games_to_decide
+    assert cell_verdict(n / 2, n, 50.0, 500).verdict == "reproduced"
+    assert cell_verdict((n - 2) / 2, n - 2, 50.0, 500).verdict == "undecided"
+    assert cell_verdict(400, 500, 50.0, 500).games_to_decide == 500           # decided already
+    # the paper's own 16 games are wider than the margin: our games alone cannot decide an equal rate
+    assert cell_verdict(8, 16, 50.0, 16).games_to_decide is None
+
+
+def test_the_anytime_interval_is_wider_than_the_fixed_one_and_covers_the_rate():
+    low, high = anytime_interval(250, 500)
+    assert low < 0.45 and high > 0.55
+    assert cell_verdict(250, 500, 50.0, 500, anytime=True).interval == ANYTIME
+    assert cell_verdict(250, 500, 50.0, 500, anytime=True).verdict == "undecided"
+    assert anytime_interval(0, 30)[0] == 0.0 and anytime_interval(30, 30)[1] == 1.0
+
+
+@pytest.mark.parametrize("bad", [dict(games=0), dict(wins=17), dict(paper_percent=101.0), dict(margin=0.0),
+                                 dict(alpha=1.0), dict(paper_games=0)])
+def test_cell_verdict_names_the_bad_parameter(bad):
+    args = dict(wins=8, games=16, paper_percent=50.0, paper_games=500) | bad
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        cell_verdict(**args)
+
+
+def test_claims_are_two_sided_so_the_other_tail_contradicts():
+    assert claim_verdict(60, 100, 40, 100).verdict == "upheld"
+    assert claim_verdict(40, 100, 60, 100).verdict == "contradicted"
+    assert claim_verdict(52, 100, 48, 100).verdict == "not decided"
+    assert claim_verdict(30, 100, reference=50, direction="less").verdict == "upheld"
+    p_two = claim_verdict(60, 100, 40, 100).p_value
+    assert p_two == pytest.approx(fisher_exact([[60, 40], [40, 60]])[1])
+    # one-sided p would be about half: a claim is not upheld by its own tail alone
+    assert p_two > fisher_exact([[60, 40], [40, 60]], alternative="greater")[1]
+
+
+def test_a_value_claim_far_above_the_paper_is_a_finding_not_upheld():
+    assert equivalence_claim_verdict(94, 100, 40.0).verdict == "higher than the paper"
+    assert equivalence_claim_verdict(200, 500, 40.0).verdict == "upheld"
+    assert equivalence_claim_verdict(5, 10, 40.0).verdict == "not decided"
+    assert equivalence_claim_verdict(100, 500, 40.0).verdict == "lower than the paper"
+
+
+def test_holm_adjusts_and_demotes_verdicts_whose_adjusted_p_is_not_below_alpha():
+    adjusted = holm([0.01, 0.04, np.nan, 0.03])
+    assert np.isnan(adjusted[2])
+    assert adjusted[[0, 1, 3]].tolist() == pytest.approx([0.03, 0.06, 0.06])
+    _, verdicts = holm_verdicts(["upheld", "contradicted", "not decided"], [0.01, 0.04, 0.5])
+    assert verdicts == ["upheld", "not decided", "not decided"]
+
+
+# ---- simulation: the verdicts' error rates (seeded, 2,000 cells per setting) ---------------------------------
+from scipy.stats import binom
+
+from ppalib.report import cell_verdicts
+
+SIMULATED_CELLS = 2000
+PAPER_GAMES = 500
+
+
+def _papers_rates() -> np.ndarray:
+    """The true rates of the simulated cells: the PPA 2015 and PPAF 2016 papers' own cell values, in turn."""
+    values = pd.concat([pd.read_csv(paths.PAPER_DATA / name)["paper_win_rate"]
+                        for name in ("ppa2015_table1.csv", "ppaf2016_tables.csv")]).to_numpy() / 100
+    return np.resize(values, SIMULATED_CELLS)
+
+
+def _shifted(rates, points=15):
+    """True rates ``points`` away from ``rates``, inside [0, 1] (down where up would leave it)."""
+    return np.where(rates + points / 100 <= 1, rates + points / 100, rates - points / 100)
+
+
+def simulated_cells(rng, games, paper_rates, our_rates, paper_counted=True):
+    """(our wins, paper percent, paper games) for the cells: the paper's 500 games drawn at ``paper_rates``
+    when counted, else its rate as a fixed reference."""
+    ours = rng.binomial(games, our_rates).astype(float)
+    if paper_counted:
+        return ours, 100 * rng.binomial(PAPER_GAMES, paper_rates) / PAPER_GAMES, PAPER_GAMES
+    return ours, 100 * paper_rates, None
+
+
+COUNTED = pytest.mark.parametrize("counted", [True, False], ids=["paper as k of 500", "paper as fixed reference"])
+GAME_COUNTS = pytest.mark.parametrize("games", [16, 100, 500])
+
+
+@COUNTED
+@GAME_COUNTS
+def test_equal_true_rates_are_called_different_in_at_most_5_percent_of_2000_cells(games, counted):
+    rng = np.random.default_rng([2026, games, counted])
+    rates = _papers_rates()
+    wins, paper, paper_games = simulated_cells(rng, games, rates, rates, counted)
+    differs = np.isin(cell_verdicts(wins, games, paper, paper_games), ("higher", "lower")).mean()
+    assert differs <= 0.05
+
+
+@COUNTED
+@GAME_COUNTS
+def test_true_rates_15_points_off_are_called_reproduced_in_at_most_5_percent_of_2000_cells(games, counted):
+    rng = np.random.default_rng([2027, games, counted])
+    rates = _papers_rates()
+    wins, paper, paper_games = simulated_cells(rng, games, rates, _shifted(rates), counted)
+    reproduced = (cell_verdicts(wins, games, paper, paper_games) == "reproduced").mean()
+    assert reproduced <= 0.05
+
+
+@pytest.mark.parametrize("games", [16, 100, 500])
+def test_the_exact_false_differs_rate_is_below_5_percent_even_at_the_worst_rate(games):
+    """Not simulated: the probability summed over every outcome of ours and the paper's 500 games, at rates
+    from 0.02 to 0.98 (the worst is near 0.5, about 4.6% at 500 against 500 games)."""
+    ours, paper = np.arange(games + 1), np.arange(PAPER_GAMES + 1)
+    mine, theirs = np.meshgrid(ours, paper, indexing="ij")
+    verdicts = cell_verdicts(mine.ravel(), games, 100 * theirs.ravel() / PAPER_GAMES, PAPER_GAMES)
+    differs = np.isin(verdicts, ("higher", "lower")).reshape(mine.shape)
+    fixed = {}
+    for rate in np.linspace(0.02, 0.98, 25):
+        weight = binom.pmf(ours, games, rate)[:, None] * binom.pmf(paper, PAPER_GAMES, rate)[None, :]
+        assert (weight * differs).sum() <= 0.05, rate
+        fixed[rate] = (binom.pmf(ours, games, rate)
+                       * np.isin(cell_verdicts(ours, games, 100 * rate, None), ("higher", "lower"))).sum()
+    assert max(fixed.values()) <= 0.05
+
+
+def test_the_simulation_catches_a_one_sided_10_percent_rule_and_a_too_wide_margin():
+    """The two checks above can fail: the retired rule (two one-sided 5% tests, no margin: "differs" when a 90%
+    interval excludes the paper) calls equal rates different in about 10% of cells, and a 20-point margin calls
+    cells 15 points off reproduced."""
+    rng = np.random.default_rng(7)
+    rates = _papers_rates()
+    wins, paper, paper_games = simulated_cells(rng, 500, rates, rates)
+    retired = cell_verdicts(wins, 500, paper, paper_games, margin=1e-9, alpha=0.10)
+    assert np.isin(retired, ("higher", "lower")).mean() > 0.05
+    wins, paper, paper_games = simulated_cells(rng, 500, rates, _shifted(rates))
+    assert (cell_verdicts(wins, 500, paper, paper_games, margin=20.0) == "reproduced").mean() > 0.05

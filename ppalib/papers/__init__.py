@@ -186,6 +186,19 @@ GAMES_PER_BUDGET = Param("int", 1, MAX_GAMES, many=True, distinct=False)
 C = number(0)
 
 
+#: Games until decided (``ppalib.until_decided``): the parameters of the notebooks that grow their undecided cells.
+#: ``until_decided``: "off" (play the planned games only) or "anytime" (then add ``decide_batch`` games to each
+#: undecided cell per round, up to ``decide_cap`` games a cell and ``decide_cpu_seconds`` of CPU in all; a grown
+#: cell is judged by its anytime-valid interval).  They change no condition id and no planned game, so a notebook
+#: run with them still reads and writes its committed results.
+UNTIL_DECIDED = {
+    "until_decided": Param("choice", choices=("off", "anytime")),
+    "decide_batch": integer(1, MAX_GAMES),
+    "decide_cap": integer(1, MAX_GAMES),
+    "decide_cpu_seconds": number(0),
+}
+
+
 def check_games_per_budget(games, playouts: list) -> int | list[int]:
     """``games_per_cell`` of a notebook whose ``playouts`` is a list: one number (every budget), or a list with one
     number per entry of ``playouts``.  ValueError naming the parameter when the lengths differ."""
@@ -313,7 +326,8 @@ def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> Note
                          f"use executor='process' or 'dask', or leave workers None")
     overrides = {name: full[name] for name in paper.PARAMETERS}
     settings = paper.settings(preset, **overrides)
-    committed_results = preset == COMMITTED_PRESET and settings == paper.settings(COMMITTED_PRESET)
+    committed_results = preset == COMMITTED_PRESET and _without_growth(settings) == _without_growth(
+        paper.settings(COMMITTED_PRESET))
     committed_figures = committed_results and all(checked[n] == COMMON[n].default for n in ("style", "dpi"))
     notebook = notebook_of(paper)
     # Another seed than the preset's gets its own folder: a folder keeps one seed per condition.
@@ -334,9 +348,71 @@ def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> Note
         if _all_stored(in_committed):
             experiment, results_dir, reads_committed = in_committed, in_committed.results_dir, True
     check_stored_seed(experiment)
+    from ..until_decided import with_ledger
+    experiment = with_ledger(experiment)  # cells grown by games until decided keep all their games
     return NotebookSetup(settings, experiment, results_dir, figures_dir,
                          committed_results and not checked["results_dir"],
                          committed_figures and not checked["figures_dir"], reads_committed)
+
+
+def _without_growth(settings: dict) -> dict:
+    return {name: value for name, value in settings.items() if name not in UNTIL_DECIDED}
+
+
+def stopping_rule(settings: dict):
+    """The ``until_decided.StoppingRule`` of a notebook's settings, None when ``until_decided`` is "off"."""
+    from ..until_decided import StoppingRule
+    if settings.get("until_decided", "off") == "off":
+        return None
+    return StoppingRule(settings["decide_batch"], settings["decide_cap"], settings["decide_cpu_seconds"])
+
+
+def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process", *, workers=None,
+                      scheduler_address=None, progress: bool = True, rule=None):
+    """Grow the paper's undecided cells (its ``decision_cells``: the cells compared with a paper value or
+    reference) by games until decided, with the notebook's stopping rule (or ``rule``); returns every stored
+    game of the experiment with the grown counts.  Does nothing but load when the rule is "off"."""
+    import numpy as np
+    from ..experiments import load_results
+    from ..report import undecided
+    from ..until_decided import run_until_decided as grow_cells, with_ledger
+    rule = rule if rule is not None else stopping_rule(setup.settings)
+    if rule is None:
+        return load_results(with_ledger(setup.experiment))
+    references = paper.decision_cells(setup.experiment, setup.settings).set_index("condition_id")
+
+    def is_undecided(cells):
+        joined = cells.join(references, on="condition_id")
+        return np.asarray(undecided(joined), dtype=bool)
+
+    return grow_cells(setup.experiment, list(references.index), is_undecided, rule, executor, workers=workers,
+                      scheduler_address=scheduler_address, progress=progress)
+
+
+def decision_table(paper: ModuleType, setup: NotebookSetup):
+    """The paper's decision cells (``decision_cells``) as stored now: wins, games, whether grown, the paper's value,
+    the three-way verdict (``report.cell_verdict``; a grown cell by its anytime-valid interval) and the games that
+    would decide it at the observed rate."""
+    import pandas as pd
+    from ..experiments import load_results
+    from ..report import cell_verdict
+    from ..until_decided import cell_counts, planned_games, with_ledger
+    experiment = with_ledger(setup.experiment)
+    references = paper.decision_cells(experiment, setup.settings)
+    planned = {cid: n for cid, n in planned_games(experiment).items() if cid in set(references["condition_id"])}
+    cells, _ = cell_counts(load_results(experiment), planned)
+    cells = cells.merge(references, on="condition_id")
+    verdicts = [cell_verdict(r.wins, r.games, r.paper_percent, None if r.paper_games != r.paper_games else
+                             int(r.paper_games), anytime=bool(r.grown)) if r.games else None
+                for r in cells.itertuples()]
+    cells["verdict"] = [v.verdict if v else "no data" for v in verdicts]
+    cells["games_to_decide"] = pd.array([v.games_to_decide if v else None for v in verdicts], dtype="Int64")
+    # what the rule would need: a grown cell is judged by the wider anytime-valid interval
+    cells["games_to_decide_anytime"] = pd.array(
+        [cell_verdict(r.wins, r.games, r.paper_percent, None if r.paper_games != r.paper_games else
+                      int(r.paper_games), anytime=True).games_to_decide if v and v.verdict == "undecided" else None
+         for r, v in zip(cells.itertuples(), verdicts)], dtype="Int64")
+    return cells
 
 
 def _prepare_report(paper: ModuleType, preset: str, full: dict) -> NotebookSetup:

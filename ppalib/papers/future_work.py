@@ -70,8 +70,8 @@ import pandas as pd
 
 from ..agents import NODE_PLAYOUTS, make_agent
 from ..experiments import Condition, Experiment, check_int
-from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, Param, check_games_per_budget, games_per_playouts, integer,
-               number, resolve_settings)
+from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, check_games_per_budget,
+               games_per_playouts, integer, number, resolve_settings)
 
 NAME = "future_work"
 #: The eight games of Cazenave 2016's Tables 1-10, in the tables' order.
@@ -100,7 +100,10 @@ PRESETS = {
     "paper": dict(games=GAMES, size=8, playouts=[1000, 10000], games_per_cell=500, rave_games=list(RAVE_GAMES),
                   rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0]),
 }
-DEFAULTS = dict(c=0.4, k_rave=700.0, seed=16)
+#: Games until decided (``papers.UNTIL_DECIDED``), for the board-game cells at the largest budget against PPAF:
+#: off unless asked; then 16 games a batch up to 160 a cell.
+DEFAULTS = dict(c=0.4, k_rave=700.0, seed=16, until_decided="off", decide_batch=16, decide_cap=160,
+                decide_cpu_seconds=None)
 #: The notebook's own parameters (None: the preset's value).
 PARAMETERS = {
     "games": Param("choice", many=True, choices=tuple(GAMES)),
@@ -114,6 +117,7 @@ PARAMETERS = {
     "c": C,
     "k_rave": number(0),
     "seed": SEED,
+    **UNTIL_DECIDED,
 }
 
 
@@ -194,6 +198,18 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
     conditions = list(dict.fromkeys(grid["condition"]))
     return Experiment(NAME, tuple(conditions), most, s["seed"], Path(results_dir),
                       games_by_condition=by_condition or None)
+
+
+def decision_cells(experiment: Experiment, s: dict) -> pd.DataFrame:
+    """The cells games until decided grows: the board-game cells against PPAF at the largest playouts budget
+    (10,000 in quick), each against the fixed reference 50% (no difference from PPAF; ``paper_games`` NaN)."""
+    grid = cells(s)
+    top = max(s["playouts"])
+    chosen = grid[grid["part"].isin(["grave", "kept_policy"]) & (grid["x"] == top)]
+    ids = {c.id for c in experiment.conditions}
+    chosen = chosen[chosen["condition_id"].isin(ids)]
+    return pd.DataFrame({"condition_id": chosen["condition_id"].to_numpy(), "paper_percent": 50.0,
+                         "paper_games": np.nan}).drop_duplicates("condition_id")
 
 
 # ---- tables, findings and figures --------------------------------------------------------------------------------

@@ -27,8 +27,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..agents import make_agent
-from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, Param, check_games_per_budget, games_per_playouts, integer,
-               number, resolve_settings)
+from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, check_games_per_budget,
+               games_per_playouts, integer, number, resolve_settings)
 from ..experiments import Condition, Experiment
 from ..games import PAPER_GAMES
 
@@ -40,7 +40,9 @@ PRESETS = {
     "quick": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=[500, 100]),
     "paper": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=500),
 }
-DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, knightthrough_rules="landing")
+#: Games until decided (``papers.UNTIL_DECIDED``): off unless asked; then 100 games a batch up to 1,500 a cell.
+DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, knightthrough_rules="landing", until_decided="off", decide_batch=100,
+                decide_cap=1500, decide_cpu_seconds=None)
 KNIGHT_GAMES = ("knightthrough", "misere_knightthrough")
 #: Knightthrough's two readings (module docstring) -> the game option that plays it.
 KNIGHTTHROUGH_RULES = {"landing": {}, "ggp": {"ggp_rules": 1}}
@@ -54,6 +56,7 @@ PARAMETERS = {
     "c": C,
     "seed": SEED,
     "knightthrough_rules": Param("choice", choices=tuple(KNIGHTTHROUGH_RULES)),
+    **UNTIL_DECIDED,
 }
 
 
@@ -84,6 +87,22 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
     per_playouts = games_per_playouts(s)
     return Experiment(NAME, tuple(conditions), max(per_playouts.values()), s["seed"], Path(results_dir),
                       games_by_condition={c.id: per_playouts[c.agent.playouts] for c in conditions})
+
+
+def decision_cells(experiment: Experiment, s: dict) -> "pd.DataFrame":
+    """The cells games until decided grows: Table 1's (the Knightthrough cells under the chosen reading), each with
+    the paper's value (``paper_percent``) and games (``paper_games``)."""
+    import pandas as pd
+    from ..report import load_paper_table
+    paper = load_paper_table(PAPER_TABLE).set_index(KEYS)
+    rows = []
+    for c in experiment.conditions:
+        reading = "ggp" if dict(c.game_options).get("ggp_rules") else "landing"
+        key = (c.game, c.size, c.agent.playouts)
+        if (c.game in KNIGHT_GAMES and reading != s["knightthrough_rules"]) or key not in paper.index:
+            continue
+        rows.append((c.id, float(paper.loc[key, "paper_win_rate"]), float(paper.loc[key, "paper_games"])))
+    return pd.DataFrame(rows, columns=["condition_id", "paper_percent", "paper_games"])
 
 
 def knightthrough_rules_of(frame) -> "pd.Series":

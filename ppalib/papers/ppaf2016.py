@@ -31,7 +31,7 @@ import pandas as pd
 
 from .. import paths
 from ..agents import make_agent
-from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, resolve_settings
+from . import C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, integer, resolve_settings
 from ..experiments import Condition, Experiment, check_int
 
 NAME = "ppaf2016"
@@ -45,7 +45,10 @@ PRESETS = {
                   claims_playouts=10000, claims_games_per_cell=16),
     "paper": dict(tables=ALL_TABLES, grid="all", size=8, playouts=10000, games_per_cell=500),
 }
-DEFAULTS = dict(c=0.4, seed=2016, claims_playouts=None, claims_games_per_cell=16)
+#: Games until decided (``papers.UNTIL_DECIDED``), for the claims' cells at ``claims_playouts``: off unless asked;
+#: then 16 games a batch up to 160 a cell.
+DEFAULTS = dict(c=0.4, seed=2016, claims_playouts=None, claims_games_per_cell=16, until_decided="off",
+                decide_batch=16, decide_cap=160, decide_cpu_seconds=None)
 GRIDS = ("best", "all")
 #: The notebook's own parameters (None: the preset's value).
 PARAMETERS = {
@@ -58,6 +61,7 @@ PARAMETERS = {
     "claims_games_per_cell": GAMES_PER_CELL,
     "c": C,
     "seed": SEED,
+    **UNTIL_DECIDED,
 }
 
 
@@ -140,6 +144,23 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
         add(claim_cells(s), s["claims_playouts"], s["claims_games_per_cell"])
     return Experiment(NAME, tuple(conditions), s["games_per_cell"], s["seed"], Path(results_dir),
                       games_by_condition={k: v for k, v in games.items() if v != s["games_per_cell"]} or None)
+
+
+def decision_cells(experiment: Experiment, s: dict) -> pd.DataFrame:
+    """The cells games until decided grows: the claims' cells at ``claims_playouts`` (the paper's budget), each
+    with the paper's value (``paper_percent``) and games (``paper_games``); none without a claims budget."""
+    columns = ["condition_id", "paper_percent", "paper_games"]
+    if s["claims_playouts"] is None:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    for cell in claim_cells(s).itertuples():
+        opponent = (make_agent("uct", s["claims_playouts"], c=s["c"]) if cell.opponent == "uct"
+                    else _agent("ppaf", cell.opponent_alpha, s["claims_playouts"], s["c"]))
+        condition = Condition(cell.game, s["size"], _agent(cell.algorithm, cell.value, s["claims_playouts"], s["c"]),
+                              opponent)
+        rows.append((condition.id, float(cell.paper_win_rate), float(cell.paper_games)))
+    ids = {c.id for c in experiment.conditions}
+    return pd.DataFrame(rows, columns=columns).drop_duplicates("condition_id").query("condition_id in @ids")
 
 
 # ---- tables, claims and figures ------------------------------------------------------------------------------

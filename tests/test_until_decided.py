@@ -1,0 +1,164 @@
+"""Games until decided (ppalib.until_decided): the schedule's error rates, simulated with the real loop and
+batches, and the real runner on a smoke grid (same seeds per game index, resumable, condition ids unchanged)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from ppalib import paths
+from ppalib.report import cell_verdicts, undecided
+from ppalib.until_decided import StoppingRule, grow, next_counts
+
+SIMULATED_CELLS = 2000
+PAPER_GAMES = 500
+#: (initial games, rule): the papers' game counts, batches and caps of the order the notebooks use
+SCHEDULES = {16: StoppingRule(batch=16, cap=160), 100: StoppingRule(batch=50, cap=400),
+             500: StoppingRule(batch=100, cap=1000)}
+
+
+def _papers_rates() -> np.ndarray:
+    values = pd.concat([pd.read_csv(paths.PAPER_DATA / name)["paper_win_rate"]
+                        for name in ("ppa2015_table1.csv", "ppaf2016_tables.csv")]).to_numpy() / 100
+    return np.resize(values, SIMULATED_CELLS)
+
+
+def simulate_until_decided(seed, initial, rule, paper_rates, our_rates, paper_counted=True):
+    """The verdicts after growing every undecided cell with ``grow`` (the runner's loop and ``next_counts``),
+    games drawn by a seeded Bernoulli at ``our_rates`` instead of played."""
+    rng = np.random.default_rng(seed)
+    ids = np.array([f"{i:04d}" for i in range(SIMULATED_CELLS)])
+    if paper_counted:
+        paper_percent = 100 * rng.binomial(PAPER_GAMES, paper_rates) / PAPER_GAMES
+        paper_games = np.full(SIMULATED_CELLS, float(PAPER_GAMES))
+    else:
+        paper_percent, paper_games = 100 * paper_rates, np.full(SIMULATED_CELLS, np.nan)
+    cells = pd.DataFrame({"condition_id": ids, "wins": rng.binomial(initial, our_rates).astype(float),
+                          "games": initial, "paper_percent": paper_percent, "paper_games": paper_games,
+                          "grown": False, "seconds_per_game": 1.0})
+    rate_of = dict(zip(ids, our_rates))
+
+    def play(targets):
+        rows = cells["condition_id"].isin(targets.index)
+        added = targets[cells.loc[rows, "condition_id"]].to_numpy() - cells.loc[rows, "games"].to_numpy()
+        cells.loc[rows, "wins"] += rng.binomial(added, [rate_of[c] for c in cells.loc[rows, "condition_id"]])
+        cells.loc[rows, "games"] += added
+        cells.loc[rows, "grown"] = True
+
+    rounds = grow(lambda: (cells, 0.0), undecided, play, rule)
+    verdicts = cell_verdicts(cells["wins"], cells["games"], cells["paper_percent"], cells["paper_games"],
+                             anytime=cells["grown"].to_numpy())
+    return verdicts, cells, rounds
+
+
+def _shifted(rates, points=15):
+    return np.where(rates + points / 100 <= 1, rates + points / 100, rates - points / 100)
+
+
+@pytest.mark.parametrize("initial", sorted(SCHEDULES))
+def test_until_decided_calls_equal_rates_different_in_at_most_5_percent_of_2000_cells(initial):
+    rates = _papers_rates()
+    verdicts, cells, rounds = simulate_until_decided([31, initial], initial, SCHEDULES[initial], rates, rates)
+    assert rounds > 0 and cells["grown"].any()            # the rule did grow cells
+    assert np.isin(verdicts, ("higher", "lower")).mean() <= 0.05
+
+
+@pytest.mark.parametrize("initial", sorted(SCHEDULES))
+def test_until_decided_calls_cells_15_points_off_reproduced_in_at_most_5_percent_of_2000_cells(initial):
+    rates = _papers_rates()
+    verdicts, cells, _ = simulate_until_decided([32, initial], initial, SCHEDULES[initial], rates, _shifted(rates))
+    assert (verdicts == "reproduced").mean() <= 0.05
+
+
+def test_until_decided_decides_more_cells_than_the_fixed_count():
+    rates = _papers_rates()
+    verdicts, cells, _ = simulate_until_decided(33, 16, SCHEDULES[16], rates, _shifted(rates))
+    fixed = cell_verdicts(np.random.default_rng(33).binomial(16, _shifted(rates)), 16,
+                          100 * rates, PAPER_GAMES)  # the same kind of cells at 16 games, not grown
+    assert (verdicts != "undecided").mean() > (fixed != "undecided").mean() + 0.2
+
+
+def test_peeking_with_the_fixed_interval_would_fail_the_check():
+    """The check above can fail: judging grown cells by the fixed-sample interval at every look (no anytime
+    correction) calls equal rates different more often than 5% (at 16 games a look, up to 1,000 games)."""
+    rates = np.full(SIMULATED_CELLS, 0.5)
+    rng = np.random.default_rng(34)
+    wins, games = rng.binomial(16, rates).astype(float), np.full(SIMULATED_CELLS, 16)
+    ever = np.zeros(SIMULATED_CELLS, bool)
+    while games[0] < 1000:
+        verdicts = cell_verdicts(wins, games, 50.0, None, margin=1e-9)  # a margin-free peek at the fixed interval
+        ever |= np.isin(verdicts, ("higher", "lower"))
+        wins += rng.binomial(16, rates)
+        games += 16
+    assert ever.mean() > 0.05
+
+
+def test_next_counts_adds_a_batch_to_undecided_cells_below_the_cap_fewest_games_first():
+    cells = pd.DataFrame({"condition_id": ["a", "b", "c", "d"], "games": [40, 16, 150, 160]})
+    targets = next_counts(cells, [True, True, True, True], StoppingRule(batch=16, cap=160))
+    assert targets.to_dict() == {"b": 32, "a": 56, "c": 160}
+    assert list(targets.index) == ["b", "a", "c"]
+    assert next_counts(cells, [False] * 4, StoppingRule()).empty
+
+
+@pytest.mark.parametrize("bad", [dict(batch=0), dict(cap=0), dict(cpu_seconds=-1.0), dict(batch=1.5)])
+def test_stopping_rule_names_the_bad_parameter(bad):
+    with pytest.raises((ValueError, TypeError), match=next(iter(bad))):
+        StoppingRule(**bad)
+
+
+# ---- the real runner on a smoke grid (a few seconds of games) --------------------------------------------------
+from ppalib.agents import make_agent
+from ppalib.experiments import Condition, Experiment, load_results, run
+from ppalib.until_decided import LEDGER, grown_ids, read_ledger, run_until_decided, with_ledger
+
+COMPARED = ["condition_id", "game_index", "agent_player", "winner", "agent_result", "moves", "seed"]
+
+
+def _smoke_conditions():
+    return (Condition("nogo", 5, make_agent("uct", 10), make_agent("uct", 10)),
+            Condition("breakthrough", 5, make_agent("uct", 10), make_agent("uct", 10)))
+
+
+def _against_50_percent(cells):
+    """Undecided against a fixed 50%: a real rule of the same shape as the papers' (report.undecided)."""
+    return undecided(cells.assign(paper_percent=50.0, paper_games=np.nan))
+
+
+def test_the_runner_grows_undecided_cells_with_the_games_a_plain_run_would_play(tmp_path):
+    conditions = _smoke_conditions()
+    experiment = Experiment("grow", conditions, 4, 5, tmp_path / "grown")
+    ids_before = [c.id for c in conditions]
+    rule = StoppingRule(batch=4, cap=12)
+    frame = run_until_decided(experiment, [conditions[0].id], _against_50_percent, rule, "serial", progress=False)
+    assert [c.id for c in conditions] == ids_before                       # no condition id changes
+    ledger = read_ledger(experiment.results_dir)
+    assert list(ledger.index) == [conditions[0].id]                       # only the cell asked for
+    assert ledger.loc[conditions[0].id, "planned"] == 4 and ledger.loc[conditions[0].id, "games"] == 12
+    assert grown_ids(experiment) == {conditions[0].id}
+    counts = frame.groupby("condition_id").size().to_dict()
+    assert counts == {conditions[0].id: 12, conditions[1].id: 4}
+    # the grown cell's games are those a plain run of 12 games plays: same seeds per game index
+    plain = run(Experiment("grow", conditions[:1], 12, 5, tmp_path / "plain"), "serial", progress=False)
+    grown = frame[frame["condition_id"] == conditions[0].id].sort_values("game_index").reset_index(drop=True)
+    assert grown[COMPARED].equals(plain.sort_values("game_index").reset_index(drop=True)[COMPARED])
+    # a reader of the results folder sees all of them
+    assert len(load_results(with_ledger(experiment))) == 16
+
+
+def test_an_interrupted_growth_resumes_from_its_ledger(tmp_path):
+    conditions = _smoke_conditions()[:1]
+    experiment = Experiment("resume", conditions, 4, 6, tmp_path)
+    run(experiment, "serial", progress=False)
+    # a growth that wrote its ledger (8 games) and was killed before playing the batch
+    (tmp_path / LEDGER).write_text(f"condition_id,planned,games\n{conditions[0].id},4,8\n")
+    assert len(load_results(experiment)) == 4
+    frame = run_until_decided(experiment, [conditions[0].id], lambda cells: np.zeros(len(cells), bool),
+                              StoppingRule(batch=4, cap=8), "serial", progress=False)
+    assert sorted(frame["game_index"]) == list(range(8))                 # the missing batch, nothing more
+
+
+def test_the_cpu_budget_stops_the_growth(tmp_path):
+    conditions = _smoke_conditions()[:1]
+    experiment = Experiment("budget", conditions, 4, 7, tmp_path)
+    frame = run_until_decided(experiment, [conditions[0].id], lambda cells: np.ones(len(cells), bool),
+                              StoppingRule(batch=4, cap=400, cpu_seconds=0.0), "serial", progress=False)
+    assert len(frame) == 4 and read_ledger(tmp_path).empty
