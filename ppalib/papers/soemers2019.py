@@ -564,47 +564,41 @@ def run(experiment: FeatureBiasing, executor="process", *, workers=None, schedul
     return frames(experiment)
 
 
-#: The final comparison's sequential plan: games are added in rounds of FINAL_ROUND (first round FINAL_FIRST)
-#: until the cell is decided or reaches ``final_games``.
-FINAL_FIRST = 20
-FINAL_ROUND = 20
-#: The equivalence margin (win-rate points) of a cell's "no different from 50%" verdict in the sequential plan.
-FINAL_MARGIN = 10.0
+#: The final comparison's games until decided (``ppalib.until_decided``): FINAL_FIRST games a cell first, then
+#: batches of FINAL_BATCH for the undecided cells, up to ``final_games``.
+FINAL_FIRST = 16
+FINAL_BATCH = 16
 
 
-def cell_decided(wins: float, games: int, margin: float = FINAL_MARGIN) -> bool:
-    """Whether a cell's win rate is decided: its 95% Wilson interval excludes 50% (Biased MCTS better or worse
-    than UCT) or lies inside 50 +- ``margin`` points (as strong as UCT, to within the margin)."""
-    from ..report import wilson_interval
-    if games <= 0:
-        return False
-    low, high = wilson_interval(wins, games)
-    return low > 50.0 or high < 50.0 or (low >= 50.0 - margin and high <= 50.0 + margin)
+def final_experiment(experiment: FeatureBiasing) -> Experiment | None:
+    """The final comparison's conditions with their planned (first) game count; the ledger of
+    ``ppalib.until_decided`` (``until_decided.csv``) holds the counts they were grown to."""
+    conditions = tuple(dict.fromkeys(c for _, c in experiment.final_conditions()))
+    if not conditions:
+        return None
+    return Experiment(NAME, conditions, min(FINAL_FIRST, int(experiment.settings["final_games"])), experiment.seed,
+                      experiment.results_dir)
+
+
+def final_undecided(cells: pd.DataFrame) -> np.ndarray:
+    """Whether each final cell (``until_decided.cell_counts`` rows) is undecided against 50%: the three-way
+    verdict of ``report.cell_verdict`` with 50% as a fixed reference (Biased MCTS above UCT, below it, or level
+    with it within ``report.EQUIVALENCE_MARGIN``), a grown cell by its anytime-valid interval."""
+    from ..report import undecided
+    return np.asarray(undecided(cells.assign(paper_percent=50.0, paper_games=np.nan)), dtype=bool)
 
 
 def run_final(experiment: FeatureBiasing, executor="process", progress: bool = True) -> None:
-    """The final comparison, games added in rounds until each cell is decided (``cell_decided``) or has
-    ``final_games``: a condition's games are those of index 0..n-1 whatever the rounds, so the stored games and
-    their replay do not depend on when a run stopped; a rerun continues from the store."""
-    from ..experiments import run as run_games
+    """The final comparison, games added until each cell is decided (``final_undecided``) or has ``final_games``
+    (``ppalib.until_decided.run_until_decided``: a condition's games are those of index 0..n-1 whatever the
+    rounds, the ledger is written before each batch, so a rerun continues where an interruption stopped)."""
+    from ..until_decided import StoppingRule, run_until_decided
+    exp = final_experiment(experiment)
+    if exp is None:
+        return
     limit = int(experiment.settings["final_games"])
-    target = min(FINAL_FIRST, limit)
-    while True:
-        stored = experiment.store.load()
-        counts = stored.groupby("condition_id")["agent_result"].agg(["size", "sum"]) if len(stored) else None
-        todo = []
-        for labels, condition in experiment.final_conditions():
-            games, wins = (0, 0.0) if counts is None or condition.id not in counts.index else (
-                int(counts.loc[condition.id, "size"]), float(counts.loc[condition.id, "sum"]))
-            if games < target and not (games and cell_decided(wins, games)):
-                todo.append(condition)
-        if todo:
-            run_games(Experiment(NAME, tuple(dict.fromkeys(todo)), target, experiment.seed, experiment.results_dir),
-                      executor, progress=progress)
-            continue
-        if target >= limit:
-            return
-        target = min(limit, target + FINAL_ROUND)
+    rule = StoppingRule(batch=FINAL_BATCH, cap=max(limit, exp.games_per_condition))
+    run_until_decided(exp, [c.id for c in exp.conditions], final_undecided, rule, executor, progress=progress)
 
 
 def measure_final_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.DataFrame:
@@ -643,7 +637,7 @@ def _stored_work(experiment: FeatureBiasing) -> tuple:
     """What the stages have stored (file names and sizes): unchanged by a run that played nothing."""
     folder = experiment.results_dir
     files = [*folder.glob("*.parquet"), *experiment.selfplay_dir.glob("*.json"), folder / "slowdowns.csv",
-             folder / "final_slowdowns.csv"]
+             folder / "final_slowdowns.csv", folder / "until_decided.csv"]
     return tuple(sorted((p.name, p.stat().st_size) for p in files if p.exists()))
 
 
@@ -808,10 +802,16 @@ def frames(experiment: FeatureBiasing) -> dict:
     labelled = experiment.labelled_conditions()
     stored = experiment.store.load()
     rows = []
+    from ..until_decided import grown_ids, read_ledger
+    final = final_experiment(experiment)
+    grown = grown_ids(final) if final is not None else set()
+    ledger = read_ledger(experiment.results_dir)["games"]
     for labels, condition in labelled:
         limit = experiment.games_limit(labels["stage"])
+        if labels["stage"] in FINAL:
+            limit = int(ledger.get(condition.id, min(FINAL_FIRST, limit)))
         mine = stored[(stored["condition_id"] == condition.id) & (stored["game_index"] < limit)]
-        rows.append({**labels, "condition_id": condition.id, "games": len(mine),
+        rows.append({**labels, "condition_id": condition.id, "games": len(mine), "grown": condition.id in grown,
                      "wins": float(mine["agent_result"].sum()) if len(mine) else 0.0,
                      "policy": getattr(condition.agent, "policy", "")})
     evaluations = pd.DataFrame(rows)

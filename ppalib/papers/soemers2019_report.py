@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
-from ..report import ALPHA, BINOMIAL, wilson_interval
+from ..report import ALPHA, BINOMIAL, claim_verdict, equivalence_claim_verdict, wilson_interval
 
 CLAIMS_FILE = "soemers2019_claims.csv"
 VARIANTS = ["Breakthrough", "Connect Four", "Fanorona", "Gomoku", "Hex (7x7)", "Hex (11x11)", "Knightthrough",
@@ -49,6 +49,7 @@ X_LABELS = {"grown": "self-play games", "pruned": "additional self-play games af
 SLOWDOWN_TOLERANCE = 2.0
 
 UPHELD, NOT_UPHELD, NO_DATA = "upheld", "not upheld", "untested: no data"
+NOT_DECIDED = "not decided"
 
 
 # ---- inputs --------------------------------------------------------------------------------------------------
@@ -410,10 +411,21 @@ class _Claims:
             if found is None:
                 return _result()
             best, p, adjusted, k = found
-            return _result(f"best: {_cell(best)}", f"best of {k} strategies above 50% (point estimate; the paper "
-                           f"claims significance only 'often', tested in the group row); two-sided binomial "
-                           f"p={p:.3g}, Bonferroni x{k}: p={adjusted:.3g}", adjusted,
-                           UPHELD if best.win_rate > 50 else NOT_UPHELD)
+            big = [v for v in self.claims_frame.loc[self.claims_frame["claim_id"] == "significant_gain", "variant"]
+                   if not self._final("grown", v).empty]
+            if not big:
+                return _result(f"best: {_cell(best)}", verdict="untested: no significant-gain variant run")
+            pooled = [self._best_vs_half("grown", v)[0] for v in big]
+            wins, games = sum(c.wins for c in pooled), sum(c.games for c in pooled)
+            test = claim_verdict(best.wins, int(best.games), wins, int(games), direction="less")
+            verdict = {"upheld": UPHELD, "contradicted": NOT_UPHELD}.get(test.verdict, NOT_DECIDED)
+            return _result(f"best: {_cell(best)}; the significant-gain variants' best, pooled: "
+                           f"{100 * wins / games:.1f}% of {games:g} games",
+                           f"'smaller': the best strategy's final rate against the pooled best final rates of the "
+                           f"{len(big)} significant-gain variants run, {test.test}, difference {test.estimate:+.1f} "
+                           f"[{test.ci_low:.1f}, {test.ci_high:.1f}] points, p={test.p_value:.3g} (contradicted "
+                           f"when significantly larger); above 50%: binomial p={p:.3g}, Bonferroni x{k}: "
+                           f"p={adjusted:.3g}", test.p_value, verdict)
         group = self.claims_frame[(self.claims_frame["claim_id"] == "smaller_gain")
                                   & (self.claims_frame["variant"] != "all")]["variant"]
         tested = [(v, self._gain("grown", v)) for v in group if not self._final("grown", v).empty]
@@ -511,13 +523,14 @@ class _Claims:
         return _result(ours, self._pair_test(pairs), lead[4], UPHELD if better else NOT_UPHELD)
 
     def _reference(self, cell, percent, kind):
-        """A cell against the paper's percentage as a fixed reference (the games behind it are not stated)."""
-        p = _binom_p(cell.wins, cell.games, percent / 100)
-        up = p >= ALPHA or cell.win_rate > percent
-        direction = "consistent" if p >= ALPHA else ("higher" if cell.win_rate > percent else "lower")
-        return _result(f"{kind}{_cell(cell)}", f"{BINOMIAL}: two-sided exact binomial test vs {percent:g}% "
-                       f"(upheld unless significantly lower), p={p:.3g} ({direction})", p,
-                       UPHELD if up else NOT_UPHELD)
+        """A cell against the paper's percentage as a fixed reference (the games behind it are not stated): an
+        equivalence claim (``report.equivalence_claim_verdict``, margin ``report.EQUIVALENCE_MARGIN``): upheld
+        when ours lies within the margin of the paper's value; "higher/lower than the paper" when it differs;
+        "not decided" otherwise.  Never "upheld unless lower"."""
+        test = equivalence_claim_verdict(cell.wins, int(cell.games), percent)
+        verdict = UPHELD if test.verdict == "upheld" else test.verdict
+        return _result(f"{kind}{_cell(cell)}", f"{test.test}: difference {test.estimate:+.1f} "
+                       f"[{test.ci_low:.1f}, {test.ci_high:.1f}] points, p={test.p_value:.3g}", test.p_value, verdict)
 
     def greedy_competitive(self, row):
         cells = self._final("greedy", row.variant)
@@ -604,9 +617,10 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
 
     * significant_gain (Fig. 4): the best strategy's final win rate is above 50% and its exact binomial test
       against 50% is significant after a Bonferroni correction for picking the best of the k strategies (p x k).
-    * smaller_gain (Fig. 4): per variant, the best strategy's final win rate is above 50% (point estimate: the
-      paper only says the gain is "often" significant); the group row ("all") is upheld when at least half of
-      the variants run are significant by the significant_gain test.  "Smaller" is not tested.
+    * smaller_gain (Fig. 4): per variant, "smaller" tested: the best strategy's final win rate against the pooled
+      best final rates of the significant-gain variants (Fisher's exact test, two-sided): upheld when
+      significantly smaller, not upheld when significantly larger, "not decided" otherwise; the group row ("all")
+      is upheld when at least half of the variants run are significant by the significant_gain test.
     * no_change (Gomoku): per strategy, the first and final checkpoints' win rates do not differ (Fisher's exact
       test, Holm over the strategies); "upheld" when none does.  Needs two checkpoints.
     * significantly_worse (Yavalath): every strategy's final win rate is significantly below 50% (intersection-
@@ -616,8 +630,9 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
       (multiple comparisons: 3 per game, up to 30); "never worse" is upheld when no adjusted test finds it
       significantly behind, "better somewhere" when one finds it significantly ahead.
     * greedy_competitive (40%) and handmade_win_rate (93%): the paper's rate is a fixed reference (the games
-      behind it are not stated; ``report.BINOMIAL``): upheld unless ours (the best strategy's, for the greedy
-      agent) is significantly lower by the exact binomial test.
+      behind it are not stated): an equivalence claim (``report.equivalence_claim_verdict``, +-10 points):
+      upheld when ours (the best strategy's, for the greedy agent) lies within the margin, "higher/lower than
+      the paper" when it differs, "not decided" otherwise.
     * slowdown_worst: Yavalath's mean slowdown (Correlation-based, grown set) ranks first among the variants run;
       slowdown numbers (8x, 30x) are upheld within a factor ``SLOWDOWN_TOLERANCE`` (no sampling error exists for
       them, and they depend on how fast the game's own code is).
@@ -645,29 +660,21 @@ FINAL_STAGES = {"final_equal_time": "equal time", "final_equal_iterations": "equ
 PAPER_DIRECTION = {"Breakthrough": "higher", "Fanorona": "higher", "Hex (11x11)": "higher", "Othello": "higher",
                    "Teeko": "higher", "Connect Four": "higher", "Hex (7x7)": "higher", "Knightthrough": "higher",
                    "Gomoku": "level", "Yavalath": "lower"}
-#: Equivalence margin (win-rate points around 50%) of a final cell's "level with UCT" outcome.
-FINAL_MARGIN = 10.0
-
-
-def three_way(wins: float, games: float, margin: float = FINAL_MARGIN) -> str:
-    """A cell against 50%: "higher" / "lower" when its 95% Wilson interval lies above / below 50%, "level" when it
-    lies inside 50 +- ``margin`` (two one-sided tests at 2.5% each, by the interval), else "undecided"."""
+def three_way(wins: float, games: float, grown: bool = False) -> str:
+    """A cell against 50% (``report.cell_verdict`` with 50% as a fixed reference, margin
+    ``report.EQUIVALENCE_MARGIN``; a cell grown by games until decided by its anytime-valid interval): "higher" /
+    "lower" than UCT, "level" (inside 50 +- the margin) or "undecided"."""
+    from ..report import cell_verdict
     if not games:
         return "undecided"
-    low, high = wilson_interval(wins, games)
-    if low > 50:
-        return "higher"
-    if high < 50:
-        return "lower"
-    if low >= 50 - margin and high <= 50 + margin:
-        return "level"
-    return "undecided"
+    verdict = cell_verdict(wins, int(games), 50.0, None, anytime=bool(grown)).verdict
+    return "level" if verdict == "reproduced" else verdict
 
 
 def final_table(evaluations: pd.DataFrame | None, stage: str = "final_equal_time") -> pd.DataFrame:
     """The final comparison at the Ludii budget (``stage``: "final_equal_time", the primary, or
     "final_equal_iterations"): per variant, agent, thinking time and rules, the iterations each agent got, the
-    win rate with its Wilson interval, the outcome against 50% (``three_way``), the paper's direction
+    win rate with its Wilson interval (for reading; the outcome uses ``three_way``'s intervals), the outcome against 50% (``three_way``), the paper's direction
     (``PAPER_DIRECTION``; the hand-made agent: its 93%, "higher") and whether ours agrees ("as the paper", "not as
     the paper" once decided, else "undecided")."""
     columns = ["variant", "agent", "rules", "Ludii seconds", "UCT iterations", "Biased MCTS iterations", "games",
@@ -678,7 +685,7 @@ def final_table(evaluations: pd.DataFrame | None, stage: str = "final_equal_time
     rows = []
     for r in cells.itertuples():
         low, high = wilson_interval(r.wins, r.games)
-        ours = three_way(r.wins, r.games)
+        ours = three_way(r.wins, r.games, getattr(r, "grown", False))
         paper = "higher" if r.strategy == "handmade" else PAPER_DIRECTION[r.variant]
         verdict = "undecided" if ours == "undecided" else "as the paper" if ours == paper else "not as the paper"
         rows.append({"variant": r.variant, "agent": "hand-made features" if r.strategy == "handmade" else
