@@ -91,9 +91,11 @@ EQUAL_TIME = {"equal_time_grown", "equal_time_handmade"}
 FINAL = {"final_equal_time", "final_equal_iterations"}
 PAPER_SECONDS = 5.0  # "5 seconds of thinking time per move" (V-A)
 LUDII_BUDGET_FILE = "soemers2019_ludii_budget.csv"
-#: Game options per variant for the rule variants Ludii offers (the swap rule in Hex and Yavalath); played beside
-#: the default in the final comparison when ``rule_variants`` asks for it.
-RULE_VARIANTS = {"swap": {"Hex (7x7)": {"swap": 1}, "Hex (11x11)": {"swap": 1}, "Yavalath": {"swap": 1}}}
+#: Game options per variant for the rule variants Ludii plays by default where we do not (the swap rule in Hex and
+#: Yavalath, Ludii's 8 pieces a player in Teeko); played beside the default in the final comparison when
+#: ``rule_variants`` asks for it.
+RULE_VARIANTS = {"swap": {"Hex (7x7)": {"swap": 1}, "Hex (11x11)": {"swap": 1}, "Yavalath": {"swap": 1}},
+                 "teeko_8_pieces": {"Teeko": {"pieces": 8}}}
 
 PRESETS = {
     "smoke": dict(variants=["Teeko", "Hex (7x7)"], strategies=["combine_random", "correlation_based"],
@@ -112,13 +114,13 @@ PRESETS = {
                   pruned_checkpoints=[0, 25], playouts=300, budget="fixed", games_per_cell=40, handmade_games=40,
                   max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=0,
                   greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS, PAPER_SECONDS / 2],
-                  final_games=200, rule_variants=["swap"]),
+                  final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
     "paper": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
                   other_strategies_games=0, checkpoints=[1, 25, 50, 100, 200], pruned_games=100,
                   pruned_checkpoints=[0, 25, 50, 75, 100], playouts=10_000, budget="ludii", games_per_cell=200,
                   handmade_games=200, max_instances=0, slowdown_seconds=5.0, slowdown_repeats=5,
                   equal_time_games=0, greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS],
-                  final_games=200, rule_variants=["swap"]),
+                  final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
 }
 DEFAULTS = dict(seed=2019)
 PARAMETERS = {
@@ -725,20 +727,38 @@ def random_positions(game, count: int, seed: int = 0, max_plies: int = 60):
 
 def grown_set_policy(variant: str, extra: int = GROWN_SET_EXTRA, seed: int = 0):
     """A policy of paper size for ``variant``, built as Ludii's slowdown measure builds one: the atomic features
-    plus ``extra`` features combined from pairs of instances active together in positions of random play
-    (``ppalib.features.benchmark.grown``), weights drawn N(0, 1) (the weights change the priors, not the cost of
-    computing them).  Returns a ``LinearPolicy`` (not saved)."""
+    plus ``extra`` features each combined from a pair of atomic instances active together for a move in a position
+    of random play (what a first round of discovery adds), weights drawn N(0, 1) (the weights change the priors,
+    not the cost of computing them).  The atomic set is compiled once (adding features one by one recompiles the
+    set each time).  Returns a ``LinearPolicy`` (not saved)."""
+    from ..features import FeatureSet, combine_instances
     from ..features.artefact import LinearPolicy
-    from ..features.benchmark import grown
     from ..games import make_game
     from ..training.selfplay import initial_feature_set
     game = make_game(*VARIANTS[variant], ply_cap=MOVE_CAP)
     atomic = initial_feature_set(game)
-    feature_set = grown(atomic, extra, random_positions(game, 200, seed), seed)
-    theta = np.random.default_rng(seed).normal(size=len(feature_set))
+    owner, mf, mt, counts = random_positions(game, 200, seed)
+    rng = np.random.default_rng(seed)
+    added, seen = [], set()
+    for _ in range(100 * extra):
+        if len(added) >= extra:
+            break
+        s = int(rng.integers(owner.shape[0]))
+        m = int(rng.integers(counts[s]))
+        active = atomic.active_instances_compiled(owner[s], mf[s, m], mt[s, m])
+        if active.size < 2:
+            continue
+        i, j = rng.choice(active, 2, replace=False)
+        new = combine_instances(atomic.instances[i], atomic.instances[j], atomic, atomic.graph)
+        if new is None or atomic.contains_equivalent(new) or new in seen:
+            continue
+        seen.add(new)
+        added.append(new)
+    feature_set = FeatureSet((*atomic.features, *added), atomic.graph)
+    theta = rng.normal(size=len(feature_set))
     return LinearPolicy.from_set(game, feature_set, theta,
-                                 f"atomic + {len(feature_set) - len(atomic)} combined features, random weights "
-                                 f"(seed {seed}): the size of Ludii's slowdown measure")
+                                 f"atomic + {len(added)} features combined from pairs of atomic instances, random "
+                                 f"weights (seed {seed}): the size of Ludii's slowdown measure")
 
 
 def measure_grown_set_slowdowns(results_dir, variants=None, seconds_per_move: float = 1.0, repeats: int = 3,
@@ -915,3 +935,136 @@ def budget_comparison(experiment: FeatureBiasing, slowdowns: pd.DataFrame, ludii
 __all__ = ["NAME", "VARIANTS", "STRATEGIES", "PRESETS", "PARAMETERS", "settings", "make_experiment",
            "FeatureBiasing", "run", "frames", "measure_slowdowns", "uct_opponent", "biased_agent", "final_policy",
            "draw_top_features", "budget_comparison", "equal_time_table"]
+
+
+# ---- findings: the numbers the notebook's discussion quotes, from the store --------------------------------------
+def _pct(wins, games) -> str:
+    return f"{100 * wins / games:.1f}%" if games else "n/a"
+
+
+def legal_moves_at_start(variant: str) -> int:
+    """The number of legal moves in ``variant``'s start position (what a prior computation per entry scales with)."""
+    from ..games import make_game
+    game = make_game(*VARIANTS[variant])
+    return int(game.legal_moves(game.initial_state()).size)
+
+
+def slowdown_correlations(slowdowns: pd.DataFrame) -> dict:
+    """Spearman correlations, over the variants' final Correlation-based sets, of the slowdown with the legal moves
+    at the start and with UCT's iterations (its speed): which one the slowdown follows."""
+    from scipy.stats import spearmanr
+    s = slowdowns[(slowdowns["stage"] == "grown") & (slowdowns["strategy"] == "correlation_based")]
+    s = s.groupby("variant")[["slowdown", "uct_iterations"]].mean()
+    if len(s) < 3:
+        return {}
+    moves = [legal_moves_at_start(v) for v in s.index]
+    return {"variants": len(s), "legal_moves": float(spearmanr(s["slowdown"], moves)[0]),
+            "uct_speed": float(spearmanr(s["slowdown"], s["uct_iterations"])[0])}
+
+
+def findings(experiment: FeatureBiasing, frames_: dict) -> str:
+    """The discussion's numbers as Markdown bullets, computed from the stored games (nothing typed in)."""
+    from . import soemers2019_report as report
+    evaluations, slowdowns, selfplay = frames_["evaluations"], frames_["slowdowns"], frames_["selfplay"]
+    rates = report.evaluation_rates(evaluations)
+    out = []
+    if len(selfplay):
+        sizes = selfplay.groupby("variant")["features"].max()
+        out.append(f"*Self-play stored:* {len(selfplay)} games; final feature sets of {int(sizes.min())}-"
+                   f"{int(sizes.max())} features; {int(evaluations['games'].sum())} evaluation games.")
+    grown = report.final_rates(rates, "grown")
+    if len(grown):
+        best = grown.loc[grown.groupby("variant")["win_rate"].idxmax()]
+        text = ", ".join(f"{r.variant} {r.win_rate:.0f}%" for r in best.itertuples())
+        checkpoint = int(grown["checkpoint"].max())
+        out.append(f"*Fig. 4 at the last checkpoint ({checkpoint} games), best strategy, {experiment.playouts_of(best.variant.iloc[0])} "
+                   f"iterations a move:* {text}.")
+        for variant in ("Gomoku", "Yavalath"):
+            cells = grown[grown["variant"] == variant]
+            if len(cells):
+                out.append(f"*{variant}* at the last checkpoint: {cells['win_rate'].min():.0f}-"
+                           f"{cells['win_rate'].max():.0f}% over the strategies (the paper: "
+                           f"{'no apparent change' if variant == 'Gomoku' else 'significantly worse than UCT'}).")
+    greedy = rates[rates["stage"] == "greedy"]
+    if len(greedy):
+        final = report.final_rates(rates, "greedy")
+        parts = []
+        for variant, cells in final.groupby("variant", sort=False):
+            parts.append(f"{variant} {cells['win_rate'].min():.0f}-{cells['win_rate'].max():.0f}%")
+        out.append(f"*Fig. 6, the greedy agent at the last checkpoint (range over strategies):* {', '.join(parts)}. "
+                   f"Over every checkpoint and strategy, Teeko's greedy agent ranges "
+                   + (lambda t: f"{t['win_rate'].min():.1f}-{t['win_rate'].max():.1f}%" if len(t) else "n/a")(
+                       greedy[greedy["variant"] == "Teeko"]) + ".")
+    pruned = rates[rates["stage"] == "pruned"]
+    if len(pruned) and len(grown):
+        gaps = []
+        for r in pruned.itertuples():
+            g = grown[(grown["variant"] == r.variant) & (grown["strategy"] == r.strategy)]
+            if len(g):
+                gaps.append((abs(r.win_rate - g["win_rate"].iloc[0]), r.variant, int(r.checkpoint)))
+        gaps.sort(reverse=True)
+        big = [g for g in gaps if g[0] > 10]
+        out.append(f"*Figs. 7-8:* the pruned sets' win rates differ from their grown set's final one by up to "
+                   f"{gaps[0][0]:.1f} points ({gaps[0][1]}, pruned checkpoint {gaps[0][2]}); {len(big)} of {len(gaps)} "
+                   f"pruned cells differ by more than 10 points.")
+    corr = slowdown_correlations(slowdowns)
+    if corr:
+        out.append(f"*What the slowdown follows* ({corr['variants']} variants, Spearman): the legal moves at the "
+                   f"start {corr['legal_moves']:.2f}, UCT's speed {corr['uct_speed']:.2f}: the cost of the priors "
+                   f"grows with the moves an entry lists, not with how cheap the game's rules are.")
+    hand = evaluations[evaluations["stage"] == "handmade"]
+    if len(hand) and hand["games"].sum():
+        s = slowdowns[slowdowns["stage"] == "handmade"]
+        out.append(f"*Hand-made Yavalath features:* {_pct(hand['wins'].sum(), hand['games'].sum())} of "
+                   f"{int(hand['games'].sum())} games at equal iterations"
+                   + (f"; slowdown {float(s['slowdown'].mean()):.1f}x (the paper: 30x)" if len(s) else "") + ".")
+    for stage, name in report.FINAL_STAGES.items():
+        table = report.final_table(evaluations, stage)
+        if table.empty:
+            continue
+        for (seconds, rules), cells in table.groupby(["Ludii seconds", "rules"], sort=False):
+            counts = cells["verdict"].value_counts()
+            named = "; ".join(f"{r.variant} {r['win %']:.1f}% of {r.games} ({r.ours})" for _, r in cells.iterrows()
+                              if r.variant in ("Gomoku", "Yavalath") and r.agent != "hand-made features")
+            out.append(f"*Final comparison, {name}, Ludii {seconds:g} s, {rules} rules:* "
+                       + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("as the paper", "not as the paper",
+                                                                          "undecided"))
+                       + (f"; {named}" if named else "") + ".")
+    if not out:
+        return "*Nothing stored yet for this preset: run the stages first.*"
+    return "\n".join(f"- {line}" for line in out)
+
+
+# ---- command line: one stage at a time, resuming from the store ---------------------------------------------------
+def main(argv=None) -> None:
+    """``python -m ppalib.papers.soemers2019 --preset quick --stage selfplay [--stage evaluation ...] [--workers N]
+    [--results DIR] [-p key=value ...]``: run the named stages (default: all) of ``preset`` into ``--results``
+    (default: the committed folder ``data/results/soemers2019``); each resumes from what is stored, so an
+    interrupted command is simply run again.  ``--grown-set-slowdowns LABEL`` measures the paper-size slowdowns
+    instead (``measure_grown_set_slowdowns``)."""
+    import argparse
+    from ..__main__ import _parameter
+    parser = argparse.ArgumentParser(prog="python -m ppalib.papers.soemers2019", description=main.__doc__)
+    parser.add_argument("--preset", default="quick", choices=sorted(PRESETS))
+    parser.add_argument("--stage", action="append", choices=STAGES, help="a stage to run (repeatable; default all)")
+    parser.add_argument("--results", default=str(paths.RESULTS / NAME))
+    parser.add_argument("--executor", default="process", choices=("process", "serial", "dask"))
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("-p", dest="parameters", action="append", default=[], type=_parameter,
+                        help="a preset parameter, key=value (JSON values)")
+    parser.add_argument("--grown-set-slowdowns", metavar="LABEL", default=None)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    if args.grown_set_slowdowns is not None:
+        print(measure_grown_set_slowdowns(args.results, label=args.grown_set_slowdowns,
+                                          progress=not args.quiet).to_string())
+        return
+    experiment = make_experiment(args.results, args.preset, **dict(args.parameters))
+    out = run(experiment, args.executor, workers=args.workers, progress=not args.quiet, stages=args.stage)
+    evaluations = out["evaluations"]
+    print(f"{len(out['selfplay'])} self-play games, {int(evaluations['games'].sum()) if len(evaluations) else 0} "
+          f"evaluation games stored for preset {args.preset!r} in {args.results}")
+
+
+if __name__ == "__main__":
+    main()
