@@ -1068,3 +1068,29 @@ def main(argv=None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def final_cost_estimate(results_dir=None, first_games: int = FINAL_FIRST) -> pd.DataFrame:
+    """What a final-comparison game costs (CPU seconds) per variant at the paper's 5 s budget, extrapolated from
+    a stored probe: ``budget_probe.csv`` (``measure_final_slowdowns`` at Ludii's 5 s with the `small` run's final
+    policies: CPU seconds of UCT and of Biased MCTS for the first two moves at the budget) times the median plies
+    of the `small` run's evaluation games of that variant (at 500 iterations: games at the larger budget can be
+    longer, later moves cheaper).  Equal time: both agents spend about UCT's time a move; equal iterations: the
+    mean of the two.  Scale linearly for other thinking times.  An estimate for planning runs, not a result."""
+    folder = Path(results_dir) if results_dir is not None else paths.RESULTS / NAME
+    probe = pd.read_csv(folder / "budget_probe.csv")
+    games = ResultsStore(folder).load()
+    plies = {VARIANT_OF[(g, int(n))]: float(p) for (g, n), p in games.groupby(["game", "size"])["plies"].median()
+             .items() if (g, int(n)) in VARIANT_OF}
+    rows = []
+    for r in probe.itertuples():
+        moves = plies.get(r.variant, float("nan"))
+        uct, biased = r.uct_seconds / 2, r.biased_seconds / 2
+        rows.append({"variant": r.variant, "agent": r.strategy, "rules": r.rules, "budget (5 s)": int(r.budget),
+                     "UCT CPU s a move": round(uct, 3), "Biased MCTS CPU s a move": round(biased, 3),
+                     "median plies (small run)": moves,
+                     "equal time, CPU s a game": round(moves * uct, 1),
+                     "equal iterations, CPU s a game": round(moves * (uct + biased) / 2, 1),
+                     f"first {first_games} games of both tables, CPU s": round(first_games * moves * (1.5 * uct
+                                                                                                 + biased / 2), 0)})
+    return pd.DataFrame(rows)
