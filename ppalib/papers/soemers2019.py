@@ -761,21 +761,24 @@ def grown_set_policy(variant: str, extra: int = GROWN_SET_EXTRA, seed: int = 0):
                                  f"weights (seed {seed}): the size of Ludii's slowdown measure")
 
 
-def measure_grown_set_slowdowns(results_dir, variants=None, seconds_per_move: float = 1.0, repeats: int = 3,
+def measure_grown_set_slowdowns(results_dir, variants=None, ludii_seconds: float = 0.5, repeats: int = 3,
                                 extra: int = GROWN_SET_EXTRA, label: str = "", progress: bool = True) -> pd.DataFrame:
-    """Biased MCTS's slowdown with sets of the paper's size (``grown_set_policy``) per variant, the paper's
-    measure (``ppalib.training.slowdown.slowdown``: iterations in the first two moves at ``seconds_per_move``,
-    interleaved pairs), appended to ``results_dir/grown_set_slowdowns.csv`` with ``label`` (e.g. the code
-    version measured) so that before/after measures sit side by side; Ludii's figures are in
+    """Biased MCTS's slowdown with sets of the paper's size (``grown_set_policy``) per variant, per CPU second as
+    Ludii's figures are: ``ppalib.training.slowdown.slowdown_at_budget`` (CPU time of UCT and of Biased MCTS for
+    the first two moves at the iterations of ``ludii_seconds`` of Ludii thinking, ``repeats`` interleaved pairs;
+    the ratio of CPU seconds per iteration, robust to other processes on a shared machine, unlike a wall-clock
+    deadline).  Appended to ``results_dir/grown_set_slowdowns.csv`` with ``label`` (e.g. the code version
+    measured) so that before/after measures sit side by side; Ludii's figures are in
     ``data/paper/soemers2019_ludii_slowdowns.csv`` (``grown_set_comparison``).  A timing on this machine."""
     import os
     from tqdm.auto import tqdm
     from ..features.artefact import POLICY_PATH_VARIABLE
     from ..games import make_game
-    from ..training.slowdown import slowdown
+    from ..training.slowdown import slowdown_at_budget
     from .. import CODE_VERSION
+    import tempfile
     results_dir = Path(results_dir)
-    folder = results_dir / "policies"
+    folder = Path(tempfile.mkdtemp(prefix="grown-set-policies-"))  # deterministic (seeded): rebuilt, not stored
     os.environ[POLICY_PATH_VARIABLE] = os.pathsep.join(
         dict.fromkeys([str(folder), *filter(None, os.environ.get(POLICY_PATH_VARIABLE, "").split(os.pathsep))]))
     rows = []
@@ -783,12 +786,13 @@ def measure_grown_set_slowdowns(results_dir, variants=None, seconds_per_move: fl
         policy = grown_set_policy(variant, extra)
         policy.save(folder)
         game = make_game(*VARIANTS[variant], ply_cap=MOVE_CAP)
-        m = slowdown(game, policy.content_hash, seconds_per_move=seconds_per_move, repeats=repeats)
+        iterations = budget_of(variant, ludii_seconds)
+        m = slowdown_at_budget(game, policy.content_hash, iterations, repeats=repeats)
         rows.append({"variant": variant, "features": len(policy.features), "policy": policy.content_hash,
-                     "uct_iterations": m["uct_iterations_mean"], "biased_iterations": m["biased_iterations_mean"],
-                     "slowdown": m["ratio"], "slowdown_min": m["ratio_min"], "slowdown_max": m["ratio_max"],
-                     "seconds_per_move": seconds_per_move, "repeats": repeats, "label": label or CODE_VERSION,
-                     "machine": platform.node() or "unknown"})
+                     "iterations": iterations, "uct_cpu_seconds": m["uct_seconds_mean"],
+                     "biased_cpu_seconds": m["biased_seconds_mean"], "slowdown": m["ratio"],
+                     "slowdown_min": m["ratio_min"], "slowdown_max": m["ratio_max"], "repeats": repeats,
+                     "label": label or CODE_VERSION, "machine": platform.node() or "unknown"})
     path = results_dir / "grown_set_slowdowns.csv"
     frame = pd.DataFrame(rows)
     if path.exists():
