@@ -1,7 +1,8 @@
 """Soemers, Piette & Browne, "Biasing MCTS with Features for General Games", IEEE CEC 2019: Figures 4-8, the
 Yavalath experiment with hand-made features, and the paper's claims.
 
-The experiment has four stages, each resumable (a rerun continues where an interruption left it):
+The experiment's stages (``STAGES``; ``run(..., stages=...)`` or ``python -m ppalib.papers.soemers2019 --stage ...``),
+each resumable (a rerun continues where an interruption left it):
 
 1. **self-play, growing sets** (Fig. 4): for every game variant and discovery strategy, expert iteration
    (``ppalib.training.selfplay``) from the atomic features, one feature added per game, policies saved at the
@@ -39,7 +40,8 @@ smoke     Teeko and Hex (7x7), two strategies, 2 self-play games, 10 iterations 
 small     the first committed run (500 iterations a move for everything, 20 self-play games, checkpoints 1, 5,
           10, 20; 60 evaluation games; discovery capped at 16 instances; equal time as UCT given 500 x the
           slowdown): kept so that its stored games stay readable
-quick     the paper's questions at its budget on 2 cores: Correlation-based self-play to 200 games (checkpoints 1,
+quick     the paper's questions at its budget (planned for 2 cores; measured costs: ``final_cost_estimate`` and
+          the notebook): Correlation-based self-play to 200 games (checkpoints 1,
           25, 50, 100, 200), the other strategies to 50, at ``playouts`` = 300 a move; pruned sets 25 games; 40
           evaluation games a checkpoint at 300 (the four-strategy comparison, Fig. 7, the greedy agent in all ten
           games); the final comparison at Ludii's 5 s and 2.5 s, up to 200 games a cell
