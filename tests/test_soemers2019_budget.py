@@ -119,3 +119,22 @@ def test_biased_mcts_plays_under_the_swap_rule_with_a_policy_learned_without_it(
     assert 61 in result.moves.tolist()                 # the swap is a root move, with a prior (logit 0)
     with pytest.raises(ValueError, match="learned for yavalath"):
         Searcher(game, s.biased_agent(10, base.content_hash))
+
+
+def test_findings_quote_the_stored_numbers():
+    """The discussion's numbers come from the store: the greedy Teeko range and the largest pruned gap, recomputed
+    here from the evaluation frame, appear in the findings text."""
+    folder = paths.RESULTS / s.NAME
+    if not folder.is_dir():
+        pytest.skip("no committed soemers2019 results")
+    from ppalib.papers import soemers2019_report as report
+    experiment = s.make_experiment(folder, "small")
+    frames = s.frames(experiment)
+    text = s.findings(experiment, frames)
+    rates = report.evaluation_rates(frames["evaluations"])
+    teeko = rates[(rates["stage"] == "greedy") & (rates["variant"] == "Teeko")]
+    assert f"{teeko['win_rate'].min():.1f}-{teeko['win_rate'].max():.1f}%" in text
+    grown = report.final_rates(rates, "grown").set_index(["variant", "strategy"])["win_rate"]
+    pruned = rates[rates["stage"] == "pruned"]
+    gap = max(abs(r.win_rate - grown[(r.variant, r.strategy)]) for r in pruned.itertuples())
+    assert f"by up to {gap:.1f} points" in text
