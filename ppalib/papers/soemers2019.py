@@ -809,11 +809,17 @@ def measure_grown_set_slowdowns(results_dir, variants=None, ludii_seconds: float
 
 def grown_set_comparison(results_dir) -> pd.DataFrame:
     """Our slowdowns with paper-size sets (``grown_set_slowdowns.csv``, one column per measurement label) beside
-    Ludii's with its older and newer matcher (``data/paper/soemers2019_ludii_slowdowns.csv``)."""
+    Ludii's with its older and newer matcher (``data/paper/soemers2019_ludii_slowdowns.csv``), and the absolute
+    speeds behind them: Biased MCTS iterations per CPU second, ours (latest label) and Ludii's (its UCT rate in a
+    1 s search, geometric mean of the collector range, over its newer-matcher slowdown, mid-range)."""
     ludii = pd.read_csv(paths.PAPER_DATA / "soemers2019_ludii_slowdowns.csv")
     ludii["Ludii, older matcher"] = ludii.older_low.map("{:.1f}".format) + "-" + ludii.older_high.map("{:.1f}".format)
     ludii["Ludii, newer matcher"] = ludii.newer_low.map("{:.1f}".format) + "-" + ludii.newer_high.map("{:.1f}".format)
-    table = ludii[["variant", "Ludii, older matcher", "Ludii, newer matcher"]]
+    rates = pd.read_csv(paths.PAPER_DATA / LUDII_BUDGET_FILE, keep_default_na=False).set_index("variant")
+    uct_rate = (rates["ludii_uct_rate_1s_low"] * rates["ludii_uct_rate_1s_high"]) ** 0.5
+    ludii["Ludii Biased MCTS it/s (newer)"] = [round(uct_rate[v] / ((lo * hi) ** 0.5), -2) for v, lo, hi in
+                                              zip(ludii.variant, ludii.newer_low, ludii.newer_high)]
+    table = ludii[["variant", "Ludii, older matcher", "Ludii, newer matcher", "Ludii Biased MCTS it/s (newer)"]]
     path = Path(results_dir) / "grown_set_slowdowns.csv"
     if not path.exists():
         return table
@@ -821,7 +827,11 @@ def grown_set_comparison(results_dir) -> pd.DataFrame:
     sizes = ours.groupby("variant")["features"].max().rename("features (ours)")
     wide = ours.pivot_table(index="variant", columns="label", values="slowdown", aggfunc="median", sort=False)
     wide.columns = [f"ours ({c})" for c in wide.columns]
-    return table.merge(sizes, on="variant", how="left").merge(wide.round(2), on="variant", how="left")
+    latest = ours[ours["label"] == ours["label"].iloc[-1]].groupby("variant").apply(
+        lambda g: round(float((g["iterations"] / g["biased_cpu_seconds"]).median()), -2), include_groups=False)
+    latest = latest.rename("our Biased MCTS it/s")
+    return (table.merge(sizes, on="variant", how="left").merge(wide.round(2), on="variant", how="left")
+            .merge(latest, on="variant", how="left"))
 
 
 def frames(experiment: FeatureBiasing) -> dict:
