@@ -1,5 +1,5 @@
 """Notebook 04's budget and final comparison (ppalib.papers.soemers2019): the Ludii-derived budget, the presets'
-self-play configs and conditions (the committed run's ids kept), the equal-time budgets read from a stored
+self-play configs and conditions (the committed run's ids kept under quick), the equal-time budgets read from a stored
 slowdown, partial self-play records, and Biased MCTS under the swap rule."""
 import json
 import math
@@ -29,32 +29,41 @@ def test_the_budget_is_the_geometric_mean_of_ludiis_range_to_two_significant_fig
         s.budget_of("Chess")
 
 
-def test_the_paper_preset_budgets_every_stage_from_ludii_and_quick_only_the_final_comparison():
+def test_the_paper_preset_budgets_every_stage_from_ludii_and_budget_only_the_final_comparison():
     paper = s.make_experiment("/nonexistent", "paper")
     assert {c.game: c.playouts for c in paper.grown_configs()}["gomoku"] == s.budget_of("Gomoku")
-    quick = s.make_experiment("/nonexistent", "quick")
-    configs = quick.grown_configs()
-    assert {c.playouts for c in configs} == {quick.settings["playouts"]}
+    budget = s.make_experiment("/nonexistent", "budget")
+    configs = budget.grown_configs()
+    assert {c.playouts for c in configs} == {budget.settings["playouts"]}
     games = {c.strategy: (c.games, c.checkpoints) for c in configs if c.game == "teeko"}
     assert games["correlation_based"] == (200, (1, 25, 50, 100, 200))
     assert games["combine_max"] == (50, (1, 25, 50))
-    assert quick.final_seconds == [5.0, 2.5]
+    assert budget.final_seconds == [5.0, 2.5]
     with pytest.raises(ValueError, match="other_strategies_games"):
-        s.settings("quick", other_strategies_games=300)
+        s.settings("budget", other_strategies_games=300)
     with pytest.raises(ValueError, match="ludii_seconds"):
-        s.settings("small", budget="ludii")
+        s.settings("quick", budget="ludii")
 
 
-def test_the_small_preset_holds_every_committed_condition():
-    """The first committed run (once the preset 'quick') keeps its condition ids under the preset 'small'."""
+def test_the_quick_preset_holds_every_committed_condition():
+    """The committed run is the committed preset's (``ppalib.papers.COMMITTED_PRESET``, 'quick'): every stored
+    condition id is one it plans, so reproduce at quick replots without playing."""
+    from ppalib.papers import COMMITTED_PRESET
+    assert COMMITTED_PRESET == "quick"
     folder = paths.RESULTS / s.NAME
     if not folder.is_dir():
         pytest.skip("no committed soemers2019 results")
-    experiment = s.make_experiment(folder, "small")
+    experiment = s.make_experiment(folder, "quick")
     planned = {c.id for _, c in experiment.labelled_conditions()}
     stored = set(pd.concat([pd.read_parquet(p, columns=["condition_id"]) for p in folder.glob("*.parquet")])
                  ["condition_id"])
     assert stored <= planned
+
+
+def test_the_budget_run_goes_to_its_own_folder_never_into_the_committed_one():
+    assert s.results_folder("quick") == paths.RESULTS / s.NAME
+    assert s.results_folder("budget") == paths.OUTPUT / "budget" / "results" / s.NAME
+    assert s.results_folder("quick", playouts=400) == paths.OUTPUT / "quick" / "results" / s.NAME
 
 
 def test_equal_time_gives_biased_mcts_the_budget_over_its_stored_slowdown(tmp_path):
@@ -128,7 +137,7 @@ def test_findings_quote_the_stored_numbers():
     if not folder.is_dir():
         pytest.skip("no committed soemers2019 results")
     from ppalib.papers import soemers2019_report as report
-    experiment = s.make_experiment(folder, "small")
+    experiment = s.make_experiment(folder, "quick")
     frames = s.frames(experiment)
     text = s.findings(experiment, frames)
     rates = report.evaluation_rates(frames["evaluations"])

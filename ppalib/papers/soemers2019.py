@@ -37,14 +37,15 @@ Presets (explicit parameters override them):
 ========  =====================================================================================================
 smoke     Teeko and Hex (7x7), two strategies, 2 self-play games, 10 iterations a move, 2 evaluation
           games a checkpoint, a final comparison at 0.002 s of Ludii's thinking: seconds, for the tests
-small     the first committed run (500 iterations a move for everything, 20 self-play games, checkpoints 1, 5,
-          10, 20; 60 evaluation games; discovery capped at 16 instances; equal time as UCT given 500 x the
-          slowdown): kept so that its stored games stay readable
-quick     the paper's questions at its budget (planned for 2 cores; measured costs: ``final_cost_estimate`` and
-          the notebook): Correlation-based self-play to 200 games (checkpoints 1,
-          25, 50, 100, 200), the other strategies to 50, at ``playouts`` = 300 a move; pruned sets 25 games; 40
-          evaluation games a checkpoint at 300 (the four-strategy comparison, Fig. 7, the greedy agent in all ten
-          games); the final comparison at Ludii's 5 s and 2.5 s, up to 200 games a cell
+quick     the committed run (500 iterations a move for everything, 20 self-play games, checkpoints 1, 5, 10,
+          20; 60 evaluation games; discovery capped at 16 instances; equal time as UCT given 500 x the slowdown):
+          ``data/results/soemers2019``, what ``reproduce`` replots and notebook 00 reads
+budget    the paper's questions at the Ludii-derived budget on 2 cores, about 3.5 hours (measured costs:
+          ``final_cost_estimate`` and the notebook); it becomes ``quick`` once its run is committed.
+          Correlation-based self-play to 200 games (checkpoints 1, 25, 50, 100, 200), the other strategies to
+          50, at ``playouts`` = 300 a move; pruned sets 25 games; 40 evaluation games a checkpoint at 300 (the
+          four-strategy comparison, Fig. 7, the greedy agent in all ten games); the final comparison at Ludii's
+          5 s and 2.5 s, up to 200 games a cell
 paper     the paper's protocol: every stage at Ludii's 5 s (per variant), 200 self-play games (1, 25, 50, 100,
           200), 100 pruned-set games (0, 25, 50, 75, 100), 200 evaluation games a checkpoint, no cap
 ========  =====================================================================================================
@@ -106,17 +107,17 @@ PRESETS = {
                   max_instances=8, slowdown_seconds=0.01, slowdown_repeats=1, equal_time_games=2,
                   greedy_variants=["Teeko", "Hex (7x7)"], ludii_seconds=[0.002], final_games=2,
                   rule_variants=[]),
-    "small": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=20,
+    "quick": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=20,
                   other_strategies_games=0, checkpoints=[1, 5, 10, 20], pruned_games=5, pruned_checkpoints=[0, 5],
                   playouts=500, budget="fixed", games_per_cell=60, handmade_games=100, max_instances=16,
                   slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=100,
                   greedy_variants=list(VARIANTS), ludii_seconds=[0], final_games=0, rule_variants=[]),
-    "quick": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
-                  other_strategies_games=50, checkpoints=[1, 25, 50, 100, 200], pruned_games=25,
-                  pruned_checkpoints=[0, 25], playouts=300, budget="fixed", games_per_cell=40, handmade_games=40,
-                  max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=0,
-                  greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS, PAPER_SECONDS / 2],
-                  final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
+    "budget": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
+                   other_strategies_games=50, checkpoints=[1, 25, 50, 100, 200], pruned_games=25,
+                   pruned_checkpoints=[0, 25], playouts=300, budget="fixed", games_per_cell=40, handmade_games=40,
+                   max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=0,
+                   greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS, PAPER_SECONDS / 2],
+                   final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
     "paper": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
                   other_strategies_games=0, checkpoints=[1, 25, 50, 100, 200], pruned_games=100,
                   pruned_checkpoints=[0, 25, 50, 75, 100], playouts=10_000, budget="ludii", games_per_cell=200,
@@ -732,10 +733,11 @@ def grown_set_policy(variant: str, extra: int = GROWN_SET_EXTRA, seed: int = 0):
     """A policy of paper size for ``variant``, built as Ludii's slowdown measure builds one: the atomic features
     plus ``extra`` features each combined from a pair of atomic instances active together for a move in a position
     of random play (what a first round of discovery adds), weights drawn N(0, ``WEIGHT_SCALE``): the spread of our
-    trained weights (the small run's final sets: standard deviation 0.15-0.44).  The weights do not change the
-    cost of computing the priors but do change the tree (peaked priors make deeper descents, and more entries'
-    priors computed): N(0, 1) over 250 features made Knightthrough's slowdown 12.6x.  The atomic set is compiled once (adding features one by one recompiles the
-    set each time).  Returns a ``LinearPolicy`` (not saved)."""
+    trained weights (the committed (quick) run's final sets: standard deviation 0.15-0.44).  The weights do not
+    change the cost of computing the priors but do change the tree (peaked priors make deeper descents, and more
+    entries' priors computed): N(0, 1) over 250 features made Knightthrough's slowdown 12.6x.  The atomic set is
+    compiled once (adding features one by one recompiles the set each time).  Returns a ``LinearPolicy`` (not
+    saved)."""
     from ..features import FeatureSet, combine_instances
     from ..features.artefact import LinearPolicy
     from ..games import make_game
@@ -1055,18 +1057,35 @@ def findings(experiment: FeatureBiasing, frames_: dict) -> str:
 
 
 # ---- command line: one stage at a time, resuming from the store ---------------------------------------------------
+def results_folder(preset: str = "quick", **overrides) -> Path:
+    """Where the notebook keeps the results of ``preset`` with ``overrides`` (``ppalib.papers.prepare``): the
+    committed ``data/results/soemers2019`` for the committed preset at its own parameters, else
+    ``output/<preset>/results/soemers2019``, so a run of another preset never mixes into the committed results."""
+    from importlib import import_module
+    from . import prepare
+    paper = import_module(f"{__package__}.{NAME}")  # this module by its name, also when run as __main__
+    return Path(prepare(paper, preset, **overrides).results_dir)
+
+
 def main(argv=None) -> None:
-    """``python -m ppalib.papers.soemers2019 --preset quick --stage selfplay [--stage evaluation ...] [--workers N]
-    [--results DIR] [-p key=value ...]``: run the named stages (default: all) of ``preset`` into ``--results``
-    (default: the committed folder ``data/results/soemers2019``); each resumes from what is stored, so an
-    interrupted command is simply run again.  ``--grown-set-slowdowns LABEL`` measures the paper-size slowdowns
-    instead (``measure_grown_set_slowdowns``)."""
+    """``python -m ppalib.papers.soemers2019 --preset budget --stage selfplay [--stage evaluation ...] [--workers N]
+    [--results DIR] [-p key=value ...]``: run the named stages (default: all) of ``preset`` (default ``quick``, the
+    committed run: everything is stored, so nothing is played) into ``--results`` (default: the folder the notebook
+    uses at that preset: the committed ``data/results/soemers2019`` for ``quick`` with its own parameters,
+    ``output/<preset>/results/soemers2019`` otherwise, so the ``budget`` run never mixes into the committed
+    results); each resumes from what is stored, so an interrupted command is simply run again.
+    ``--grown-set-slowdowns LABEL`` measures the paper-size slowdowns instead (``measure_grown_set_slowdowns``)."""
     import argparse
     from ..__main__ import _parameter
     parser = argparse.ArgumentParser(prog="python -m ppalib.papers.soemers2019", description=main.__doc__)
-    parser.add_argument("--preset", default="quick", choices=sorted(PRESETS))
+    parser.add_argument("--preset", default="quick", choices=list(PRESETS),
+                        help="quick: the committed run (default); budget: the paper's questions at the Ludii-derived "
+                             "budget on 2 cores, about 3.5 hours (it becomes quick once its run is committed); "
+                             "smoke: seconds; paper: the paper's protocol")
     parser.add_argument("--stage", action="append", choices=STAGES, help="a stage to run (repeatable; default all)")
-    parser.add_argument("--results", default=str(paths.RESULTS / NAME))
+    parser.add_argument("--results", default=None,
+                        help="results folder (default: the notebook's at this preset: data/results/soemers2019 for "
+                             "quick, output/<preset>/results/soemers2019 otherwise)")
     parser.add_argument("--executor", default="process", choices=("process", "serial", "dask"))
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("-p", dest="parameters", action="append", default=[], type=_parameter,
@@ -1074,6 +1093,8 @@ def main(argv=None) -> None:
     parser.add_argument("--grown-set-slowdowns", metavar="LABEL", default=None)
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
+    if args.results is None:
+        args.results = str(results_folder(args.preset, **dict(args.parameters)))
     if args.grown_set_slowdowns is not None:
         print(measure_grown_set_slowdowns(args.results, label=args.grown_set_slowdowns,
                                           progress=not args.quiet).to_string())
@@ -1091,11 +1112,12 @@ if __name__ == "__main__":
 
 def final_cost_estimate(results_dir=None, first_games: int = FINAL_FIRST) -> pd.DataFrame:
     """What a final-comparison game costs (CPU seconds) per variant at the paper's 5 s budget, extrapolated from
-    a stored probe: ``budget_probe.csv`` (``measure_final_slowdowns`` at Ludii's 5 s with the `small` run's final
-    policies: CPU seconds of UCT and of Biased MCTS for the first two moves at the budget) times the median plies
-    of the `small` run's evaluation games of that variant (at 500 iterations: games at the larger budget can be
-    longer, later moves cheaper).  Equal time: both agents spend about UCT's time a move; equal iterations: the
-    mean of the two.  Scale linearly for other thinking times.  An estimate for planning runs, not a result."""
+    a stored probe: ``budget_probe.csv`` (``measure_final_slowdowns`` at Ludii's 5 s with the committed `quick`
+    run's final policies: CPU seconds of UCT and of Biased MCTS for the first two moves at the budget) times the
+    median plies of the `quick` run's evaluation games of that variant (at 500 iterations: games at the larger
+    budget can be longer, later moves cheaper).  Equal time: both agents spend about UCT's time a move; equal
+    iterations: the mean of the two.  Scale linearly for other thinking times.  An estimate for planning runs, not a
+    result."""
     folder = Path(results_dir) if results_dir is not None else paths.RESULTS / NAME
     probe = pd.read_csv(folder / "budget_probe.csv")
     games = ResultsStore(folder).load()
@@ -1107,7 +1129,7 @@ def final_cost_estimate(results_dir=None, first_games: int = FINAL_FIRST) -> pd.
         uct, biased = r.uct_seconds / 2, r.biased_seconds / 2
         rows.append({"variant": r.variant, "agent": r.strategy, "rules": r.rules, "budget (5 s)": int(r.budget),
                      "UCT CPU s a move": round(uct, 3), "Biased MCTS CPU s a move": round(biased, 3),
-                     "median plies (small run)": moves,
+                     "median plies (quick run)": moves,
                      "equal time, CPU s a game": round(moves * uct, 1),
                      "equal iterations, CPU s a game": round(moves * (uct + biased) / 2, 1),
                      f"first {first_games} games of both tables, CPU s": round(first_games * moves * (1.5 * uct
