@@ -60,6 +60,24 @@ def test_the_quick_preset_holds_every_committed_condition():
     assert stored <= planned
 
 
+def test_every_game_the_quick_preset_plans_is_committed_so_reproduce_plays_none():
+    """``reproduce --preset quick`` must only replot: every planned evaluation game (condition, index, seed) is in
+    the committed store and every self-play run has its finished record."""
+    folder = paths.RESULTS / s.NAME
+    if not folder.is_dir():
+        pytest.skip("no committed soemers2019 results")
+    experiment = s.make_experiment(folder, "quick")
+    frame = experiment.store.load()
+    stored = set(zip(frame["condition_id"], frame["game_index"].astype(int), frame["seed"].astype(int)))
+    missing = [(c.id, i) for c, i in experiment.planned() if (c.id, i, experiment.seed) not in stored]
+    assert not missing, f"{len(missing)} planned games not stored, e.g. {missing[:3]}"
+    grown = experiment.grown_configs()
+    runs = grown + [p for p in map(experiment.pruned_config, grown) if p is not None]
+    assert len(runs) == 2 * len(grown)                 # every grown run finished and pruned
+    unfinished = [c.run_id for c in runs if experiment.record_of(c) is None]
+    assert not unfinished
+
+
 def test_the_budget_run_goes_to_its_own_folder_never_into_the_committed_one():
     assert s.results_folder("quick") == paths.RESULTS / s.NAME
     assert s.results_folder("budget") == paths.OUTPUT / "budget" / "results" / s.NAME

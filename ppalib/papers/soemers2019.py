@@ -38,8 +38,9 @@ Presets (explicit parameters override them):
 smoke     Teeko and Hex (7x7), two strategies, 2 self-play games, 10 iterations a move, 2 evaluation
           games a checkpoint, a final comparison at 0.002 s of Ludii's thinking: seconds, for the tests
 quick     the committed run (500 iterations a move for everything, 20 self-play games, checkpoints 1, 5, 10,
-          20; 60 evaluation games; discovery capped at 16 instances; equal time as UCT given 500 x the slowdown):
-          ``data/results/soemers2019``, what ``reproduce`` replots and notebook 00 reads
+          20; 60 evaluation games; the greedy agent at Breakthrough and Teeko, as the paper's Fig. 6; discovery
+          capped at 16 instances; equal time as UCT given 500 x the slowdown): ``data/results/soemers2019``, what
+          ``reproduce`` replots and notebook 00 reads; every game it plans is stored
 budget    the paper's questions at the Ludii-derived budget on 2 cores, about 3.5 hours (measured costs:
           ``final_cost_estimate`` and the notebook); it becomes ``quick`` once its run is committed.
           Correlation-based self-play to 200 games (checkpoints 1, 25, 50, 100, 200), the other strategies to
@@ -111,7 +112,7 @@ PRESETS = {
                   other_strategies_games=0, checkpoints=[1, 5, 10, 20], pruned_games=5, pruned_checkpoints=[0, 5],
                   playouts=500, budget="fixed", games_per_cell=60, handmade_games=100, max_instances=16,
                   slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=100,
-                  greedy_variants=list(VARIANTS), ludii_seconds=[0], final_games=0, rule_variants=[]),
+                  greedy_variants=list(PAPER_GREEDY_VARIANTS), ludii_seconds=[0], final_games=0, rule_variants=[]),
     "budget": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
                    other_strategies_games=50, checkpoints=[1, 25, 50, 100, 200], pruned_games=25,
                    pruned_checkpoints=[0, 25], playouts=300, budget="fixed", games_per_cell=40, handmade_games=40,
