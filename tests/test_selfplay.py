@@ -156,10 +156,10 @@ def test_a_frozen_run_keeps_its_features_and_moves_its_weights(tmp_path):
 def test_the_papers_stages_give_the_same_games_serial_or_parallel(tmp_path, monkeypatch):
     from ppalib.papers import soemers2019
     monkeypatch.delenv("PPALIB_POLICY_PATH", raising=False)  # run() sets it; restored after the test
-    # The equal-time stage is left out: its conditions come from a timing (UCT gets playouts x the measured
-    # slowdown), so two runs measure and play different conditions by design.
+    # The equal-time stages are left out: their conditions come from a timing (the slowdown measured), so two
+    # runs measure and play different conditions by design.
     overrides = dict(variants=["Teeko"], strategies=["correlation_based"], handmade_games=0,
-                     slowdown_seconds=0.002, equal_time_games=0)
+                     slowdown_seconds=0.002, equal_time_games=0, final_games=0)
     results = {}
     for executor in ("serial", "process"):
         experiment = soemers2019.make_experiment(tmp_path / executor / "results" / "soemers2019", "smoke",

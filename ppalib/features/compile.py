@@ -49,6 +49,17 @@ def _passes(kind: int, v: int) -> bool:
     return (v == kind >> 1) != bool(kind & 1)
 
 
+_REJECTED: dict[int, tuple[int, ...]] = {}
+
+
+def _rejected(kind: int) -> tuple[int, ...]:
+    """The cell contents (0 empty, 1 friend, 2 enemy) a test of ``kind`` rejects (``_passes`` false), memoised."""
+    found = _REJECTED.get(kind)
+    if found is None:
+        found = _REJECTED[kind] = tuple(v for v in range(3) if not _passes(kind, v))
+    return found
+
+
 def _i64(values):
     return np.array(values, dtype=np.int64) if len(values) else np.zeros(0, dtype=np.int64)
 
@@ -65,6 +76,8 @@ def _pack_words(instances, members_of: dict[int, list[int]], n_buckets: int, wit
     word_feats, feat_index, feat_mask, word_inst, foot_cells = [0], [], [], [], []
 
     def close_word(members):
+        # The hot loop of a compile (hundreds of thousands of instances in a set of the paper's size, compiled
+        # again whenever self-play adds a feature): the values each test kind rejects are looked up, not tested.
         passes: dict[int, list[int]] = {}
         feats: list[tuple[int, int]] = []
         for bit, idx in enumerate(members):
@@ -73,11 +86,13 @@ def _pack_words(instances, members_of: dict[int, list[int]], n_buckets: int, wit
                 feats[-1] = (inst.feature, feats[-1][1] | (1 << bit))
             else:
                 feats.append((inst.feature, 1 << bit))
+            clear = _ALL_BITS ^ (1 << bit)
             for cell, kind in inst.tests:
-                masks = passes.setdefault(cell, [_ALL_BITS, _ALL_BITS, _ALL_BITS])
-                for v in range(3):
-                    if not _passes(kind, v):
-                        masks[v] &= ~(1 << bit)
+                masks = passes.get(cell)
+                if masks is None:
+                    masks = passes[cell] = [_ALL_BITS, _ALL_BITS, _ALL_BITS]
+                for v in _rejected(kind):
+                    masks[v] &= clear
         word_init.append((1 << len(members)) - 1)
         for cell in sorted(passes):
             test_cell.append(cell)

@@ -1,7 +1,8 @@
 """Soemers, Piette & Browne, "Biasing MCTS with Features for General Games", IEEE CEC 2019: Figures 4-8, the
 Yavalath experiment with hand-made features, and the paper's claims.
 
-The experiment has four stages, each resumable (a rerun continues where an interruption left it):
+The experiment's stages (``STAGES``; ``run(..., stages=...)`` or ``python -m ppalib.papers.soemers2019 --stage ...``),
+each resumable (a rerun continues where an interruption left it):
 
 1. **self-play, growing sets** (Fig. 4): for every game variant and discovery strategy, expert iteration
    (``ppalib.training.selfplay``) from the atomic features, one feature added per game, policies saved at the
@@ -18,22 +19,36 @@ The experiment has four stages, each resumable (a rerun continues where an inter
    ``playouts`` x its measured slowdown, the paper's equal-thinking-time comparison made deterministic (the committed
    slowdowns fix the conditions).
 
-Budgets: the paper gives every agent 5 s of thinking per move in Ludii.  We use iteration budgets (``playouts``),
-the same for Biased MCTS and UCT, so games are deterministic given the seed; the cost of features is then reported
-as the measured slowdown instead of being paid in iterations (``seconds_per_move`` restores the paper's time
-budget, at the price of determinism).  What 5 s gave Ludii: the notebook compares.
+6. **final comparison at the paper's budget** (``final``): each final Correlation-based policy (and the hand-made
+   Yavalath agent) against UCT at the iterations Ludii's UCT does in ``ludii_seconds`` (5 s: the paper's thinking
+   time; ``ludii_budget``, derived from ``data/paper/soemers2019_ludii_budget.csv``), at equal time (the primary
+   comparison, as in the paper: UCT gets the budget B, Biased MCTS round(B / slowdown), the slowdown measured on
+   the same policy in the first two moves at that budget, ``final_slowdowns.csv``; the iteration budgets are in
+   the stored conditions, so the games replay) and at equal iterations (the secondary table).
+
+Budgets: the paper gives every agent 5 s of thinking per move in Ludii.  We use iteration budgets, so games are
+deterministic given the seed.  ``budget="ludii"`` gives every stage (self-play and every evaluation) the
+iterations of ``ludii_budget(ludii_seconds[0])`` per variant (the paper preset); ``budget="fixed"`` gives
+self-play and the per-checkpoint evaluations ``playouts`` iterations for every variant, and only the final
+comparison the Ludii budgets.  Where the 5 s come from: ``ludii_budget``'s docstring and the notebook's table.
 
 Presets (explicit parameters override them):
 
 ========  =====================================================================================================
 smoke     Teeko and Hex (7x7), two strategies, 2 self-play games, 10 iterations a move, 2 evaluation
-          games a checkpoint: seconds, for the tests
-quick     every variant and strategy at reduced budgets: 20 self-play games (checkpoints 1, 5, 10, 20), 5
-          pruned-set games (0, 5), 500 iterations a move, 60 evaluation games a checkpoint, discovery capped at 16
-          instances a state-action pair; under an hour on 2 cores (a first try at 100 iterations a move showed
-          PUCT with near-uniform priors far below UCT on the large boards: too few iterations to say anything)
-paper     the paper's protocol: 200 self-play games (1, 25, 50, 100, 200), 100 pruned-set games (0, 25, 50, 75,
-          100), 200 evaluation games a checkpoint, no cap; 10,000 iterations a move; for a cluster (Dask)
+          games a checkpoint, a final comparison at 0.002 s of Ludii's thinking: seconds, for the tests
+quick     the committed run (500 iterations a move for everything, 20 self-play games, checkpoints 1, 5, 10,
+          20; 60 evaluation games; the greedy agent at Breakthrough and Teeko, as the paper's Fig. 6; discovery
+          capped at 16 instances; equal time as UCT given 500 x the slowdown): ``data/results/soemers2019``, what
+          ``reproduce`` replots and notebook 00 reads; every game it plans is stored
+budget    the paper's questions at the Ludii-derived budget on 2 cores, about 3.5 hours (measured costs:
+          ``final_cost_estimate`` and the notebook); it becomes ``quick`` once its run is committed.
+          Correlation-based self-play to 200 games (checkpoints 1, 25, 50, 100, 200), the other strategies to
+          50, at ``playouts`` = 300 a move; pruned sets 25 games; 40 evaluation games a checkpoint at 300 (the
+          four-strategy comparison, Fig. 7, the greedy agent in all ten games); the final comparison at Ludii's
+          5 s and 2.5 s, up to 200 games a cell
+paper     the paper's protocol: every stage at Ludii's 5 s (per variant), 200 self-play games (1, 25, 50, 100,
+          200), 100 pruned-set games (0, 25, 50, 75, 100), 200 evaluation games a checkpoint, no cap
 ========  =====================================================================================================
 """
 from __future__ import annotations
@@ -45,8 +60,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from .. import paths
 from . import GAMES_PER_CELL, MAX_PLAYOUTS, SEED, Param, integer, number, resolve_settings
 from ..agents import make_agent
 from ..experiments import Condition, Experiment, check_int
@@ -69,50 +86,108 @@ VARIANTS = {
 }
 VARIANT_OF = {game_size: variant for variant, game_size in VARIANTS.items()}  # (game, size) -> variant
 STRATEGIES = ("add_random", "combine_random", "combine_max", "correlation_based")
-GREEDY_VARIANTS = ("Breakthrough", "Teeko")  # Fig. 6
+PAPER_GREEDY_VARIANTS = ("Breakthrough", "Teeko")  # Fig. 6; the text says "close to 0%" for the others
 MOVE_CAP = 100  # "Games are terminated automatically after 100 moves" (V-A): a draw
 C_PUCT = math.sqrt(2.0)
 C_UCB1 = math.sqrt(2.0)
 PRUNED_FEATURES = 15
 EQUAL_TIME = {"equal_time_grown", "equal_time_handmade"}
+FINAL = {"final_equal_time", "final_equal_iterations"}
+PAPER_SECONDS = 5.0  # "5 seconds of thinking time per move" (V-A)
+LUDII_BUDGET_FILE = "soemers2019_ludii_budget.csv"
+#: Game options per variant for the rule variants Ludii plays by default where we do not (the swap rule in Hex and
+#: Yavalath, Ludii's 8 pieces a player in Teeko); played beside the default in the final comparison when
+#: ``rule_variants`` asks for it.
+RULE_VARIANTS = {"swap": {"Hex (7x7)": {"swap": 1}, "Hex (11x11)": {"swap": 1}, "Yavalath": {"swap": 1}},
+                 "teeko_8_pieces": {"Teeko": {"pieces": 8}}}
 
 PRESETS = {
     "smoke": dict(variants=["Teeko", "Hex (7x7)"], strategies=["combine_random", "correlation_based"],
-                  self_play_games=2, checkpoints=[1, 2], pruned_games=1, pruned_checkpoints=[0, 1], playouts=10,
-                  games_per_cell=2, handmade_games=2, max_instances=8, slowdown_seconds=0.01, slowdown_repeats=1,
-                  equal_time_games=2),
+                  self_play_games=2, other_strategies_games=0, checkpoints=[1, 2], pruned_games=1,
+                  pruned_checkpoints=[0, 1], playouts=10, budget="fixed", games_per_cell=2, handmade_games=2,
+                  max_instances=8, slowdown_seconds=0.01, slowdown_repeats=1, equal_time_games=2,
+                  greedy_variants=["Teeko", "Hex (7x7)"], ludii_seconds=[0.002], final_games=2,
+                  rule_variants=[]),
     "quick": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=20,
-                  checkpoints=[1, 5, 10, 20], pruned_games=5, pruned_checkpoints=[0, 5], playouts=500,
-                  games_per_cell=60, handmade_games=100, max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3,
-                  equal_time_games=100),
+                  other_strategies_games=0, checkpoints=[1, 5, 10, 20], pruned_games=5, pruned_checkpoints=[0, 5],
+                  playouts=500, budget="fixed", games_per_cell=60, handmade_games=100, max_instances=16,
+                  slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=100,
+                  greedy_variants=list(PAPER_GREEDY_VARIANTS), ludii_seconds=[0], final_games=0, rule_variants=[]),
+    "budget": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
+                   other_strategies_games=50, checkpoints=[1, 25, 50, 100, 200], pruned_games=25,
+                   pruned_checkpoints=[0, 25], playouts=300, budget="fixed", games_per_cell=40, handmade_games=40,
+                   max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=0,
+                   greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS, PAPER_SECONDS / 2],
+                   final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
     "paper": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
-                  checkpoints=[1, 25, 50, 100, 200], pruned_games=100, pruned_checkpoints=[0, 25, 50, 75, 100],
-                  playouts=10_000, games_per_cell=200, handmade_games=200, max_instances=0, slowdown_seconds=5.0,
-                  slowdown_repeats=5, equal_time_games=200),
+                  other_strategies_games=0, checkpoints=[1, 25, 50, 100, 200], pruned_games=100,
+                  pruned_checkpoints=[0, 25, 50, 75, 100], playouts=10_000, budget="ludii", games_per_cell=200,
+                  handmade_games=200, max_instances=0, slowdown_seconds=5.0, slowdown_repeats=5,
+                  equal_time_games=0, greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS],
+                  final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
 }
 DEFAULTS = dict(seed=2019)
 PARAMETERS = {
     "variants": Param("choice", many=True, choices=tuple(VARIANTS)),
     "strategies": Param("choice", many=True, choices=STRATEGIES),
     "self_play_games": integer(1, 100_000),
+    "other_strategies_games": integer(0, 100_000),
     "checkpoints": integer(1, 100_000, many=True),
     "pruned_games": integer(0, 100_000),
     "pruned_checkpoints": integer(0, 100_000, many=True),
     "playouts": integer(1, MAX_PLAYOUTS),
+    "budget": Param("choice", choices=("fixed", "ludii")),
     "games_per_cell": GAMES_PER_CELL,
     "handmade_games": integer(0, 10_000_000),
     "max_instances": integer(0, 10_000),
     "slowdown_seconds": number(0.001, 600.0),
     "slowdown_repeats": integer(1, 1000),
     "equal_time_games": integer(0, 10_000_000),
+    "greedy_variants": Param("choice", many=True, choices=tuple(VARIANTS)),
+    "ludii_seconds": number(0.0, 600.0, many=True),
+    "final_games": integer(0, 10_000_000),
+    "rule_variants": Param("choice", many=True, choices=tuple(RULE_VARIANTS)),
     "seed": SEED,
 }
+
+
+def ludii_budget(seconds: float = PAPER_SECONDS) -> pd.DataFrame:
+    """Per variant, the iterations a move that stand for ``seconds`` of the paper's thinking time in Ludii.
+
+    Derivation (the table ``data/paper/soemers2019_ludii_budget.csv``, from ``shared/reference/ludii-measured.md``):
+    Ludii 1.3.12's UCT, one search thread, timed on a 2-core machine like ours, ran ``ludii_iterations_5s_low`` to
+    ``_high`` iterations in one 5 s move from the start position (the two garbage collectors tried: the range is
+    the collector's, 1.1-1.9x).  The paper's engine (Ludii of early 2019) and hardware are unknown, so this is an
+    order of magnitude: we take the geometric mean of the two ends, to two significant figures
+    (``iterations_5s``), and scale it linearly to ``seconds`` (``iterations``: at least 1).  Linear because a
+    search's iterations a second hardly change with its length once warmed up (the 1 s rates agree within the
+    ranges)."""
+    seconds = float(seconds)
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError(f"seconds={seconds!r} must be a positive number of seconds")
+    table = pd.read_csv(paths.PAPER_DATA / LUDII_BUDGET_FILE, keep_default_na=False)
+    middle = (table["ludii_iterations_5s_low"] * table["ludii_iterations_5s_high"]) ** 0.5
+    digits = 1 - middle.map(lambda x: math.floor(math.log10(x)))
+    table["iterations_5s"] = [int(round(x, d)) for x, d in zip(middle, digits)]
+    table["seconds"] = seconds
+    table["iterations"] = (table["iterations_5s"] * seconds / PAPER_SECONDS).round().astype(int).clip(lower=1)
+    return table
+
+
+def budget_of(variant: str, seconds: float = PAPER_SECONDS) -> int:
+    """``ludii_budget(seconds)``'s iterations for ``variant``."""
+    table = ludii_budget(seconds)
+    row = table[table["variant"] == variant]
+    if row.empty:
+        raise ValueError(f"variant={variant!r} has no Ludii timing; known: {list(table['variant'])}")
+    return int(row["iterations"].iloc[0])
 
 
 def settings(preset: str = "quick", **overrides) -> dict:
     """The preset's parameters with ``overrides`` applied (``None`` values are ignored), checked together."""
     result = resolve_settings(PRESETS, DEFAULTS, preset, overrides, PARAMETERS)
-    for key in ("variants", "strategies", "checkpoints", "pruned_checkpoints"):
+    for key in ("variants", "strategies", "checkpoints", "pruned_checkpoints", "greedy_variants",
+                "ludii_seconds", "rule_variants"):
         if not isinstance(result[key], (list, tuple)):
             result[key] = [result[key]]
         result[key] = list(result[key])
@@ -125,6 +200,11 @@ def settings(preset: str = "quick", **overrides) -> dict:
         raise ValueError(f"pruned_checkpoints {result['pruned_checkpoints']} go beyond "
                          f"pruned_games={result['pruned_games']}")
     result["games_per_cell"] = check_int("games_per_cell", result["games_per_cell"], 1, 10_000_000)
+    if result["budget"] == "ludii" and not any(x > 0 for x in result["ludii_seconds"]):
+        raise ValueError("budget='ludii' needs ludii_seconds > 0 (its first value budgets every stage)")
+    others = result["other_strategies_games"]
+    if others and others > result["self_play_games"]:
+        raise ValueError(f"other_strategies_games={others} exceeds self_play_games={result['self_play_games']}")
     return result
 
 
@@ -179,21 +259,50 @@ class FeatureBiasing:
         """The learned policies, by content hash (``ppalib.features.artefact``)."""
         return self.results_dir / "policies"
 
+    # -- budgets ------------------------------------------------------------------------------------------------
+    def playouts_of(self, variant: str) -> int:
+        """Iterations a move of self-play and of the per-checkpoint evaluations of ``variant``: ``playouts``, or
+        under ``budget="ludii"`` the Ludii budget of ``ludii_seconds[0]``."""
+        s = self.settings
+        if s["budget"] == "ludii":
+            return budget_of(variant, s["ludii_seconds"][0])
+        return int(s["playouts"])
+
+    def games_of(self, strategy: str) -> int:
+        """Growing-set self-play games of ``strategy``: ``self_play_games`` for Correlation-based (the paper's
+        recommendation), ``other_strategies_games`` (0: the same) for the others."""
+        s = self.settings
+        if strategy == "correlation_based" or not s["other_strategies_games"]:
+            return int(s["self_play_games"])
+        return int(s["other_strategies_games"])
+
+    @property
+    def final_seconds(self) -> list[float]:
+        return [float(x) for x in self.settings["ludii_seconds"] if x > 0] if self.settings["final_games"] else []
+
     # -- stage 1 and 2 configs ----------------------------------------------------------------------------------
     def grown_configs(self) -> list:
         from ..training.selfplay import SelfPlayConfig
         s = self.settings
-        return [SelfPlayConfig(*VARIANTS[v], strategy=strategy, games=s["self_play_games"],
-                               playouts=s["playouts"], checkpoints=tuple(s["checkpoints"]), seed=self.seed,
-                               move_cap=MOVE_CAP, c=C_PUCT, max_instances=s["max_instances"])
-                for v in s["variants"] for strategy in s["strategies"]]
+        out = []
+        for v in s["variants"]:
+            for strategy in s["strategies"]:
+                games = self.games_of(strategy)
+                out.append(SelfPlayConfig(*VARIANTS[v], strategy=strategy, games=games,
+                                          playouts=self.playouts_of(v),
+                                          checkpoints=tuple(c for c in s["checkpoints"] if c <= games),
+                                          seed=self.seed, move_cap=MOVE_CAP, c=C_PUCT,
+                                          max_instances=s["max_instances"]))
+        return out
 
-    def record_of(self, config) -> dict | None:
+    def record_of(self, config, partial: bool = False) -> dict | None:
+        """The stored record of self-play run ``config``: None until it is finished (``partial``: also a record
+        written at a checkpoint of an unfinished run)."""
         path = self.selfplay_dir / f"{config.run_id}.json"
         if not path.exists():
             return None
         record = json.loads(path.read_text())
-        return record if record["games_done"] >= config.games else None
+        return record if partial or record["games_done"] >= config.games else None
 
     def pruned_config(self, grown) -> "object | None":
         """The frozen-set run continuing ``grown`` (None until ``grown`` is finished and pruned)."""
@@ -206,7 +315,7 @@ class FeatureBiasing:
         if pruned_hash is None:
             return None
         return SelfPlayConfig(grown.game, grown.size, strategy=grown.strategy, games=s["pruned_games"],
-                              playouts=s["playouts"], checkpoints=tuple(s["pruned_checkpoints"]), seed=self.seed,
+                              playouts=grown.playouts, checkpoints=tuple(s["pruned_checkpoints"]), seed=self.seed,
                               initial_policy=pruned_hash, grow=False, move_cap=MOVE_CAP, c=C_PUCT)
 
     # -- stage 3: evaluation conditions -------------------------------------------------------------------------
@@ -218,15 +327,16 @@ class FeatureBiasing:
         out = []
         for grown in self.grown_configs():
             variant = VARIANT_OF[grown.game, grown.size]
-            record = self.record_of(grown)
+            record = self.record_of(grown, partial=True)  # checkpoints reached by an unfinished run count too
             if record is None:
                 continue
-            uct = uct_opponent(s["playouts"])
+            playouts = grown.playouts
+            uct = uct_opponent(playouts)
             for checkpoint, policy in record["checkpoints"].items():
                 labels = dict(variant=variant, strategy=grown.strategy, stage="grown", checkpoint=int(checkpoint))
-                out.append((labels, Condition(grown.game, grown.size, biased_agent(s["playouts"], policy), uct,
+                out.append((labels, Condition(grown.game, grown.size, biased_agent(playouts, policy), uct,
                                               options)))
-                if variant in GREEDY_VARIANTS:
+                if variant in s["greedy_variants"]:
                     out.append(({**labels, "stage": "greedy"},
                                 Condition(grown.game, grown.size, make_agent("greedy", 1, policy=policy), uct,
                                           options)))
@@ -236,14 +346,93 @@ class FeatureBiasing:
                 for checkpoint, policy in pruned_record["checkpoints"].items():
                     labels = dict(variant=variant, strategy=grown.strategy, stage="pruned",
                                   checkpoint=int(checkpoint))
-                    out.append((labels, Condition(grown.game, grown.size, biased_agent(s["playouts"], policy), uct,
+                    out.append((labels, Condition(grown.game, grown.size, biased_agent(playouts, policy), uct,
                                                   options)))
         if "Yavalath" in s["variants"] and s["handmade_games"]:
             policy = self.handmade_policy()
+            playouts = self.playouts_of("Yavalath")
             out.append((dict(variant="Yavalath", strategy="handmade", stage="handmade", checkpoint=0),
-                        Condition("yavalath", 5, biased_agent(s["playouts"], policy.content_hash, True),
-                                  uct_opponent(s["playouts"]), options)))
+                        Condition("yavalath", 5, biased_agent(playouts, policy.content_hash, True),
+                                  uct_opponent(playouts), options)))
         out += self.equal_time_conditions()
+        out += self.final_conditions()
+        return out
+
+    # -- stage 6: the final comparison at Ludii's budget --------------------------------------------------------
+    def final_agents(self) -> list[tuple[dict, str, bool]]:
+        """(labels, policy hash, fully biased playouts) of the agents of the final comparison: each variant's
+        final Correlation-based policy (once its run is finished) and the hand-made Yavalath features."""
+        s = self.settings
+        out = []
+        for grown in self.grown_configs():
+            if grown.strategy != "correlation_based":
+                continue
+            record = self.record_of(grown)
+            if record is None:
+                continue
+            final = max(int(k) for k in record["checkpoints"])
+            out.append((dict(variant=VARIANT_OF[grown.game, grown.size], strategy=grown.strategy, checkpoint=final),
+                        record["checkpoints"][str(final)], False))
+        if "Yavalath" in s["variants"] and s["handmade_games"]:
+            out.append((dict(variant="Yavalath", strategy="handmade", checkpoint=0),
+                        self.handmade_policy().content_hash, True))
+        return out
+
+    def final_slowdowns(self) -> pd.DataFrame:
+        """The stored slowdowns at the final budgets (``final_slowdowns.csv``; ``measure_final_slowdowns``)."""
+        path = self.results_dir / "final_slowdowns.csv"
+        return pd.read_csv(path) if path.exists() else pd.DataFrame(
+            columns=["variant", "strategy", "policy", "ludii_seconds", "budget", "rules", "slowdown"])
+
+    def rule_options(self, variant: str) -> list[tuple[str, tuple]]:
+        """(rules label, game options) the final comparison plays ``variant`` under: the default rules, and each
+        of ``rule_variants`` that applies to it (``RULE_VARIANTS``)."""
+        out = [("default", ())]
+        for name in self.settings["rule_variants"]:
+            if variant in RULE_VARIANTS[name]:
+                out.append((name, tuple(sorted(RULE_VARIANTS[name][variant].items()))))
+        return out
+
+    def policy_under_rules(self, policy_hash: str, rule_options: tuple) -> str:
+        """``policy_hash`` itself under the default rules; under a rule variant (e.g. the swap), the same features
+        and weights as a policy of the game with those options (saved; a new hash).  The learned policies never saw
+        the variant: a move on no cell (the swap) matches no feature, so its prior logit is 0."""
+        if not rule_options:
+            return policy_hash
+        from ..features.artefact import LinearPolicy, load_policy
+        policy = load_policy(policy_hash, [self.policies_dir])
+        copy = LinearPolicy(policy.game, policy.size, policy.features, policy.theta,
+                            (*policy.game_options, *rule_options),
+                            f"policy {policy_hash} under the rules {dict(rule_options)}")
+        copy.save(self.policies_dir)
+        return copy.content_hash
+
+    def final_conditions(self) -> list[tuple[dict, Condition]]:
+        """The final comparison: for each ``final_agents`` agent, thinking time in ``ludii_seconds`` and rules of
+        ``rule_options``, Biased MCTS against UCT at the Ludii budget B: at equal iterations (both B) and, once the
+        slowdown s of that policy at B is stored, at equal time (Biased MCTS round(B / s), UCT B).  The budgets are
+        in the agents' configs, so the stored games replay without the slowdown file."""
+        slow = self.final_slowdowns()
+        out = []
+        for labels, base_policy, full_playouts in self.final_agents():
+            game, size = VARIANTS[labels["variant"]]
+            for seconds in self.final_seconds:
+                budget = budget_of(labels["variant"], seconds)
+                for rules, rule_options in self.rule_options(labels["variant"]):
+                    options = (*rule_options, ("ply_cap", MOVE_CAP))
+                    cell = dict(labels, ludii_seconds=seconds, budget=budget, rules=rules)
+                    policy = self.policy_under_rules(base_policy, rule_options)
+                    uct = uct_opponent(budget)
+                    out.append(({**cell, "stage": "final_equal_iterations", "biased_budget": budget},
+                                Condition(game, size, biased_agent(budget, policy, full_playouts), uct, options)))
+                    measured = slow[(slow["policy"] == policy) & (slow["budget"] == budget)
+                                    & (slow["rules"] == rules)] if len(slow) else slow
+                    if measured.empty:
+                        continue
+                    biased_budget = max(1, int(round(budget / float(measured["slowdown"].iloc[0]))))
+                    out.append(({**cell, "stage": "final_equal_time", "biased_budget": biased_budget},
+                                Condition(game, size, biased_agent(biased_budget, policy, full_playouts), uct,
+                                          options)))
         return out
 
     def equal_time_conditions(self) -> list[tuple[dict, Condition]]:
@@ -288,12 +477,19 @@ class FeatureBiasing:
         if not labelled:
             return None
         games = (self.settings["handmade_games"] if stage_filter == {"handmade"} else
-                 self.settings["equal_time_games"] if stage_filter == EQUAL_TIME else self.games_per_condition)
-        return Experiment(NAME, tuple(c for _, c in labelled), games, self.seed, self.results_dir)
+                 self.settings["equal_time_games"] if stage_filter == EQUAL_TIME else
+                 self.settings["final_games"] if stage_filter == FINAL else self.games_per_condition)
+        return Experiment(NAME, tuple(dict.fromkeys(c for _, c in labelled)), games, self.seed, self.results_dir)
+
+    def games_limit(self, stage: str) -> int:
+        """The most games a condition of ``stage`` gets."""
+        s = self.settings
+        return (s["handmade_games"] if stage == "handmade" else s["equal_time_games"] if stage in EQUAL_TIME else
+                s["final_games"] if stage in FINAL else self.games_per_condition)
 
     def planned(self) -> list:
         planned = []
-        for stages in ({"grown", "pruned", "greedy"}, {"handmade"}, EQUAL_TIME):
+        for stages in ({"grown", "pruned", "greedy"}, {"handmade"}, EQUAL_TIME, FINAL):
             exp = self.experiment(stages)
             if exp is not None:
                 planned += exp.planned()
@@ -309,7 +505,7 @@ def _self_play(experiment: FeatureBiasing, configs: list, executor, progress: bo
     bar = tqdm(total=len(configs), initial=len(configs) - len(todo), desc=desc, unit="run", disable=not progress)
     experiment.selfplay_dir.mkdir(parents=True, exist_ok=True)
     for records in executor.run(run_self_play_job, [[c] for c in todo], str(experiment.progress_dir),
-                                str(experiment.policies_dir)):
+                                str(experiment.policies_dir), str(experiment.selfplay_dir)):
         for record in records:
             if record["config"]["grow"]:
                 final = record["checkpoints"][str(max(int(k) for k in record["checkpoints"]))]
@@ -324,12 +520,20 @@ def _self_play(experiment: FeatureBiasing, configs: list, executor, progress: bo
     bar.close()
 
 
+STAGES = ("selfplay", "pruned", "evaluation", "handmade", "slowdowns", "equal_time", "final")
+
+
 def run(experiment: FeatureBiasing, executor="process", *, workers=None, scheduler_address=None,
-        progress: bool = True) -> dict:
-    """Every stage not done yet; returns ``frames(experiment)``."""
+        progress: bool = True, stages=None) -> dict:
+    """Every stage not done yet (``stages``: only these, names from ``STAGES``; each resumes from the store);
+    returns ``frames(experiment)``."""
     import os
     from ..experiments import make_executor, run as run_games
     from ..features.artefact import POLICY_PATH_VARIABLE
+    stages = STAGES if stages is None else tuple([stages] if isinstance(stages, str) else stages)
+    unknown = [x for x in stages if x not in STAGES]
+    if unknown:
+        raise ValueError(f"stages={list(stages)!r}: unknown {unknown}; use names from {STAGES}")
     # Workers (started below, they inherit the environment) load the policies by hash from this run's folder too.
     folders = [str(experiment.policies_dir), *filter(None, os.environ.get(POLICY_PATH_VARIABLE, "").split(os.pathsep))]
     os.environ[POLICY_PATH_VARIABLE] = os.pathsep.join(dict.fromkeys(folders))
@@ -344,26 +548,102 @@ def run(experiment: FeatureBiasing, executor="process", *, workers=None, schedul
 
     before = _stored_work(experiment)
     grown = experiment.grown_configs()
-    timed("self-play, growing sets", _self_play, experiment, grown, pool, progress, "self-play (growing sets)")
+    if "selfplay" in stages:
+        timed("self-play, growing sets", _self_play, experiment, grown, pool, progress, "self-play (growing sets)")
     pruned = [p for p in (experiment.pruned_config(g) for g in grown) if p is not None]
-    if pruned:
+    if pruned and "pruned" in stages:
         timed("self-play, pruned sets", _self_play, experiment, pruned, pool, progress, "self-play (pruned sets)")
-    for name, stages in (("evaluation", {"grown", "pruned", "greedy"}), ("hand-made Yavalath", {"handmade"})):
-        exp = experiment.experiment(stages)
+    for name, key, kinds in (("evaluation", "evaluation", {"grown", "pruned", "greedy"}),
+                             ("hand-made Yavalath", "handmade", {"handmade"})):
+        exp = experiment.experiment(kinds) if key in stages else None
         if exp is not None:
             timed(name, run_games, exp, pool, progress=progress)
-    timed("slowdowns", measure_slowdowns, experiment, progress)
-    exp = experiment.experiment(EQUAL_TIME)
+    if "slowdowns" in stages:
+        timed("slowdowns", measure_slowdowns, experiment, progress)
+    exp = experiment.experiment(EQUAL_TIME) if "equal_time" in stages else None
     if exp is not None:
         timed("evaluation at equal time", run_games, exp, pool, progress=progress)
+    if "final" in stages and experiment.final_seconds:
+        timed("final slowdowns", measure_final_slowdowns, experiment, progress)
+        timed("final comparison", run_final, experiment, pool, progress)
     _log_stage_times(experiment, times, before)
     return frames(experiment)
+
+
+#: The final comparison's games until decided (``ppalib.until_decided``): FINAL_FIRST games a cell first, then
+#: batches of FINAL_BATCH for the undecided cells, up to ``final_games``.
+FINAL_FIRST = 16
+FINAL_BATCH = 16
+
+
+def final_experiment(experiment: FeatureBiasing) -> Experiment | None:
+    """The final comparison's conditions with their planned (first) game count; the ledger of
+    ``ppalib.until_decided`` (``until_decided.csv``) holds the counts they were grown to."""
+    conditions = tuple(dict.fromkeys(c for _, c in experiment.final_conditions()))
+    if not conditions:
+        return None
+    return Experiment(NAME, conditions, min(FINAL_FIRST, int(experiment.settings["final_games"])), experiment.seed,
+                      experiment.results_dir)
+
+
+def final_undecided(cells: pd.DataFrame) -> np.ndarray:
+    """Whether each final cell (``until_decided.cell_counts`` rows) is undecided against 50%: the three-way
+    verdict of ``report.cell_verdict`` with 50% as a fixed reference (Biased MCTS above UCT, below it, or level
+    with it within ``report.EQUIVALENCE_MARGIN``), a grown cell by its anytime-valid interval."""
+    from ..report import undecided
+    return np.asarray(undecided(cells.assign(paper_percent=50.0, paper_games=np.nan)), dtype=bool)
+
+
+def run_final(experiment: FeatureBiasing, executor="process", progress: bool = True) -> None:
+    """The final comparison, games added until each cell is decided (``final_undecided``) or has ``final_games``
+    (``ppalib.until_decided.run_until_decided``: a condition's games are those of index 0..n-1 whatever the
+    rounds, the ledger is written before each batch, so a rerun continues where an interruption stopped)."""
+    from ..until_decided import StoppingRule, run_until_decided
+    exp = final_experiment(experiment)
+    if exp is None:
+        return
+    limit = int(experiment.settings["final_games"])
+    rule = StoppingRule(batch=FINAL_BATCH, cap=max(limit, exp.games_per_condition))
+    run_until_decided(exp, [c.id for c in exp.conditions], final_undecided, rule, executor, progress=progress)
+
+
+def measure_final_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.DataFrame:
+    """The slowdown of each final agent at each final budget and rule set (``slowdown_at_budget``: the first two
+    moves, the budget, the policy of the games), stored once in ``final_slowdowns.csv``; the equal-time conditions
+    are derived from it."""
+    from tqdm.auto import tqdm
+    from ..games import make_game
+    from ..training.slowdown import slowdown_at_budget
+    path = experiment.results_dir / "final_slowdowns.csv"
+    done = experiment.final_slowdowns()
+    have = set(zip(done["policy"], done["budget"].astype(int), done["rules"])) if len(done) else set()
+    todo = []
+    for labels, condition in experiment.final_conditions():
+        key = (condition.agent.policy, labels["budget"], labels["rules"])
+        if labels["stage"] == "final_equal_iterations" and key not in have:
+            todo.append((labels, condition))
+            have.add(key)
+    rows = []
+    for labels, condition in tqdm(todo, desc="final slowdowns", unit="policy", disable=not progress):
+        game = make_game(condition.game, condition.size, **dict(condition.game_options))
+        measured = slowdown_at_budget(game, condition.agent, labels["budget"],
+                                      repeats=experiment.settings["slowdown_repeats"], seed=experiment.seed)
+        rows.append({**{k: labels[k] for k in ("variant", "strategy", "ludii_seconds", "budget", "rules")},
+                     "policy": condition.agent.policy, "uct_seconds": measured["uct_seconds_mean"],
+                     "biased_seconds": measured["biased_seconds_mean"], "slowdown": measured["ratio"],
+                     "slowdown_min": measured["ratio_min"], "slowdown_max": measured["ratio_max"],
+                     "repeats": measured["repeats"], "machine": platform.node() or "unknown"})
+        frame = pd.concat([done.dropna(axis=1, how="all"), pd.DataFrame(rows)], ignore_index=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        frame.to_csv(path, index=False)  # after every policy: an interrupted measure keeps what it has
+    return experiment.final_slowdowns()
 
 
 def _stored_work(experiment: FeatureBiasing) -> tuple:
     """What the stages have stored (file names and sizes): unchanged by a run that played nothing."""
     folder = experiment.results_dir
-    files = [*folder.glob("*.parquet"), *experiment.selfplay_dir.glob("*.json"), folder / "slowdowns.csv"]
+    files = [*folder.glob("*.parquet"), *experiment.selfplay_dir.glob("*.json"), folder / "slowdowns.csv",
+             folder / "final_slowdowns.csv", folder / "until_decided.csv"]
     return tuple(sorted((p.name, p.stat().st_size) for p in files if p.exists()))
 
 
@@ -415,6 +695,148 @@ def measure_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.D
     return done
 
 
+GROWN_SET_EXTRA = 200  # the combined features added to the atomic set, as in Ludii's measure (ludii-measured.md)
+WEIGHT_SCALE = 0.2  # the standard deviation of a grown set's random weights (about our trained sets')
+
+
+def random_positions(game, count: int, seed: int = 0, max_plies: int = 60):
+    """``count`` positions of random play of ``game`` (a uniform ply in 0..max_plies of a uniform game) with the
+    mover's moves, in the matcher's form (owner-relative boards, from/to cells, move counts)."""
+    from ..features import state_move_cells, state_owner_relative
+    from ..games._common import H_TO_MOVE  # noqa: F401 (state_owner_relative reads it)
+    rng = np.random.default_rng(seed)
+    graph = game.module.board_graph(game.spec)
+    boards, froms, tos = [], [], []
+    while len(boards) < count:
+        state = game.initial_state()
+        stop = int(rng.integers(0, max_plies + 1))
+        for _ in range(stop):
+            if game.is_over(state):
+                break
+            legal = game.legal_moves(state)
+            state = game.play(state, int(legal[rng.integers(legal.size)]))
+        if game.is_over(state):
+            continue
+        legal = game.legal_moves(state)
+        f, t = state_move_cells(game.module, game.spec, state, legal)
+        boards.append(state_owner_relative(game.module, game.spec, state, graph))
+        froms.append(f)
+        tos.append(t)
+    width = max(len(t) for t in tos)
+    mf = np.full((count, width), -1, dtype=np.int64)
+    mt = np.full((count, width), -1, dtype=np.int64)
+    for i, (f, t) in enumerate(zip(froms, tos)):
+        mf[i, :f.size], mt[i, :t.size] = f, t
+    return np.array(boards, dtype=np.int8), mf, mt, np.array([t.size for t in tos], dtype=np.int64)
+
+
+def grown_set_policy(variant: str, extra: int = GROWN_SET_EXTRA, seed: int = 0):
+    """A policy of paper size for ``variant``, built as Ludii's slowdown measure builds one: the atomic features
+    plus ``extra`` features each combined from a pair of atomic instances active together for a move in a position
+    of random play (what a first round of discovery adds), weights drawn N(0, ``WEIGHT_SCALE``): the spread of our
+    trained weights (the committed (quick) run's final sets: standard deviation 0.15-0.44).  The weights do not
+    change the cost of computing the priors but do change the tree (peaked priors make deeper descents, and more
+    entries' priors computed): N(0, 1) over 250 features made Knightthrough's slowdown 12.6x.  The atomic set is
+    compiled once (adding features one by one recompiles the set each time).  Returns a ``LinearPolicy`` (not
+    saved)."""
+    from ..features import FeatureSet, combine_instances
+    from ..features.artefact import LinearPolicy
+    from ..games import make_game
+    from ..training.selfplay import initial_feature_set
+    game = make_game(*VARIANTS[variant], ply_cap=MOVE_CAP)
+    atomic = initial_feature_set(game)
+    owner, mf, mt, counts = random_positions(game, 200, seed)
+    rng = np.random.default_rng(seed)
+    added, seen = [], set()
+    for _ in range(100 * extra):
+        if len(added) >= extra:
+            break
+        s = int(rng.integers(owner.shape[0]))
+        m = int(rng.integers(counts[s]))
+        active = atomic.active_instances_compiled(owner[s], mf[s, m], mt[s, m])
+        if active.size < 2:
+            continue
+        i, j = rng.choice(active, 2, replace=False)
+        new = combine_instances(atomic.instances[i], atomic.instances[j], atomic, atomic.graph)
+        if new is None or atomic.contains_equivalent(new) or new in seen:
+            continue
+        seen.add(new)
+        added.append(new)
+    feature_set = FeatureSet((*atomic.features, *added), atomic.graph)
+    theta = rng.normal(scale=WEIGHT_SCALE, size=len(feature_set))
+    return LinearPolicy.from_set(game, feature_set, theta,
+                                 f"atomic + {len(added)} features combined from pairs of atomic instances, weights "
+                                 f"N(0, {WEIGHT_SCALE:g}) (seed {seed}): the size of Ludii's slowdown measure")
+
+
+def measure_grown_set_slowdowns(results_dir, variants=None, ludii_seconds: float = 0.5, repeats: int = 3,
+                                extra: int = GROWN_SET_EXTRA, label: str = "", progress: bool = True) -> pd.DataFrame:
+    """Biased MCTS's slowdown with sets of the paper's size (``grown_set_policy``) per variant, per CPU second as
+    Ludii's figures are: ``ppalib.training.slowdown.slowdown_at_budget`` (CPU time of UCT and of Biased MCTS for
+    the first two moves at the iterations of ``ludii_seconds`` of Ludii thinking, ``repeats`` interleaved pairs;
+    the ratio of CPU seconds per iteration, robust to other processes on a shared machine, unlike a wall-clock
+    deadline).  Appended to ``results_dir/grown_set_slowdowns.csv`` with ``label`` (e.g. the code version
+    measured) so that before/after measures sit side by side; Ludii's figures are in
+    ``data/paper/soemers2019_ludii_slowdowns.csv`` (``grown_set_comparison``).  A timing on this machine."""
+    import os
+    from tqdm.auto import tqdm
+    from ..features.artefact import POLICY_PATH_VARIABLE
+    from ..games import make_game
+    from ..training.slowdown import slowdown_at_budget
+    from .. import CODE_VERSION
+    import tempfile
+    results_dir = Path(results_dir)
+    folder = Path(tempfile.mkdtemp(prefix="grown-set-policies-"))  # deterministic (seeded): rebuilt, not stored
+    os.environ[POLICY_PATH_VARIABLE] = os.pathsep.join(
+        dict.fromkeys([str(folder), *filter(None, os.environ.get(POLICY_PATH_VARIABLE, "").split(os.pathsep))]))
+    rows = []
+    for variant in tqdm(list(variants or VARIANTS), desc="grown-set slowdowns", disable=not progress):
+        policy = grown_set_policy(variant, extra)
+        policy.save(folder)
+        game = make_game(*VARIANTS[variant], ply_cap=MOVE_CAP)
+        iterations = budget_of(variant, ludii_seconds)
+        m = slowdown_at_budget(game, policy.content_hash, iterations, repeats=repeats)
+        rows.append({"variant": variant, "features": len(policy.features), "policy": policy.content_hash,
+                     "iterations": iterations, "uct_cpu_seconds": m["uct_seconds_mean"],
+                     "biased_cpu_seconds": m["biased_seconds_mean"], "slowdown": m["ratio"],
+                     "slowdown_min": m["ratio_min"], "slowdown_max": m["ratio_max"], "repeats": repeats,
+                     "label": label or CODE_VERSION, "machine": platform.node() or "unknown"})
+    path = results_dir / "grown_set_slowdowns.csv"
+    frame = pd.DataFrame(rows)
+    if path.exists():
+        frame = pd.concat([pd.read_csv(path), frame], ignore_index=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(path, index=False)
+    return frame
+
+
+def grown_set_comparison(results_dir) -> pd.DataFrame:
+    """Our slowdowns with paper-size sets (``grown_set_slowdowns.csv``, one column per measurement label) beside
+    Ludii's with its older and newer matcher (``data/paper/soemers2019_ludii_slowdowns.csv``), and the absolute
+    speeds behind them: Biased MCTS iterations per CPU second, ours (latest label) and Ludii's (its UCT rate in a
+    1 s search, geometric mean of the collector range, over its newer-matcher slowdown, mid-range)."""
+    ludii = pd.read_csv(paths.PAPER_DATA / "soemers2019_ludii_slowdowns.csv")
+    ludii["Ludii, older matcher"] = ludii.older_low.map("{:.1f}".format) + "-" + ludii.older_high.map("{:.1f}".format)
+    ludii["Ludii, newer matcher"] = ludii.newer_low.map("{:.1f}".format) + "-" + ludii.newer_high.map("{:.1f}".format)
+    rates = pd.read_csv(paths.PAPER_DATA / LUDII_BUDGET_FILE, keep_default_na=False).set_index("variant")
+    uct_rate = (rates["ludii_uct_rate_1s_low"] * rates["ludii_uct_rate_1s_high"]) ** 0.5
+    ludii["Ludii Biased MCTS it/s (newer)"] = [round(uct_rate[v] / ((lo * hi) ** 0.5), -2) for v, lo, hi in
+                                              zip(ludii.variant, ludii.newer_low, ludii.newer_high)]
+    table = ludii[["variant", "Ludii, older matcher", "Ludii, newer matcher", "Ludii Biased MCTS it/s (newer)"]]
+    path = Path(results_dir) / "grown_set_slowdowns.csv"
+    if not path.exists():
+        return table
+    ours = pd.read_csv(path)
+    sizes = ours.groupby("variant")["features"].max().rename("features (ours)")
+    wide = ours.pivot_table(index="variant", columns="label", values="slowdown", aggfunc="median", sort=False)
+    wide.columns = [f"ours ({c})" for c in wide.columns]
+    latest = ours[ours["label"] == ours["label"].iloc[-1]].groupby("variant").apply(
+        lambda g: round(float((g["iterations"] / g["biased_cpu_seconds"]).median()), -2), include_groups=False)
+    latest = latest.rename("our Biased MCTS it/s")
+    return (table.merge(sizes, on="variant", how="left").merge(wide.round(2), on="variant", how="left")
+            .merge(latest, on="variant", how="left"))
+
+
 def frames(experiment: FeatureBiasing) -> dict:
     """``evaluations`` (one row per evaluation condition: labels, games, wins) and ``slowdowns`` (tidy frames of
     ``soemers2019_report``), plus ``games`` (every stored evaluation game) and ``selfplay`` (one row per self-play
@@ -422,12 +844,16 @@ def frames(experiment: FeatureBiasing) -> dict:
     labelled = experiment.labelled_conditions()
     stored = experiment.store.load()
     rows = []
+    from ..until_decided import grown_ids, read_ledger
+    final = final_experiment(experiment)
+    grown = grown_ids(final) if final is not None else set()
+    ledger = read_ledger(experiment.results_dir)["games"]
     for labels, condition in labelled:
-        limit = (experiment.settings["handmade_games"] if labels["stage"] == "handmade" else
-                 experiment.settings["equal_time_games"] if labels["stage"] in EQUAL_TIME else
-                 experiment.games_per_condition)
+        limit = experiment.games_limit(labels["stage"])
+        if labels["stage"] in FINAL:
+            limit = int(ledger.get(condition.id, min(FINAL_FIRST, limit)))
         mine = stored[(stored["condition_id"] == condition.id) & (stored["game_index"] < limit)]
-        rows.append({**labels, "condition_id": condition.id, "games": len(mine),
+        rows.append({**labels, "condition_id": condition.id, "games": len(mine), "grown": condition.id in grown,
                      "wins": float(mine["agent_result"].sum()) if len(mine) else 0.0,
                      "policy": getattr(condition.agent, "policy", "")})
     evaluations = pd.DataFrame(rows)
@@ -531,3 +957,182 @@ def budget_comparison(experiment: FeatureBiasing, slowdowns: pd.DataFrame, ludii
 __all__ = ["NAME", "VARIANTS", "STRATEGIES", "PRESETS", "PARAMETERS", "settings", "make_experiment",
            "FeatureBiasing", "run", "frames", "measure_slowdowns", "uct_opponent", "biased_agent", "final_policy",
            "draw_top_features", "budget_comparison", "equal_time_table"]
+
+
+# ---- findings: the numbers the notebook's discussion quotes, from the store --------------------------------------
+def _pct(wins, games) -> str:
+    return f"{100 * wins / games:.1f}%" if games else "n/a"
+
+
+def legal_moves_at_start(variant: str) -> int:
+    """The number of legal moves in ``variant``'s start position (what a prior computation per entry scales with)."""
+    from ..games import make_game
+    game = make_game(*VARIANTS[variant])
+    return int(game.legal_moves(game.initial_state()).size)
+
+
+def slowdown_correlations(slowdowns: pd.DataFrame) -> dict:
+    """Spearman correlations, over the variants' final Correlation-based sets, of the slowdown with the legal moves
+    at the start and with UCT's iterations (its speed): which one the slowdown follows."""
+    from scipy.stats import spearmanr
+    s = slowdowns[(slowdowns["stage"] == "grown") & (slowdowns["strategy"] == "correlation_based")]
+    s = s.groupby("variant")[["slowdown", "uct_iterations"]].mean()
+    if len(s) < 3:
+        return {}
+    moves = [legal_moves_at_start(v) for v in s.index]
+    return {"variants": len(s), "legal_moves": float(spearmanr(s["slowdown"], moves)[0]),
+            "uct_speed": float(spearmanr(s["slowdown"], s["uct_iterations"])[0])}
+
+
+def findings(experiment: FeatureBiasing, frames_: dict) -> str:
+    """The discussion's numbers as Markdown bullets, computed from the stored games (nothing typed in)."""
+    from . import soemers2019_report as report
+    evaluations, slowdowns, selfplay = frames_["evaluations"], frames_["slowdowns"], frames_["selfplay"]
+    rates = report.evaluation_rates(evaluations)
+    out = []
+    if len(selfplay):
+        sizes = selfplay.groupby("variant")["features"].max()
+        out.append(f"*Self-play stored:* {len(selfplay)} games; final feature sets of {int(sizes.min())}-"
+                   f"{int(sizes.max())} features; {int(evaluations['games'].sum())} evaluation games.")
+    grown = report.final_rates(rates, "grown")
+    if len(grown):
+        best = grown.loc[grown.groupby("variant")["win_rate"].idxmax()]
+        text = ", ".join(f"{r.variant} {r.win_rate:.0f}%" for r in best.itertuples())
+        checkpoint = int(grown["checkpoint"].max())
+        out.append(f"*Fig. 4 at the last checkpoint ({checkpoint} games), best strategy, {experiment.playouts_of(best.variant.iloc[0])} "
+                   f"iterations a move:* {text}.")
+        for variant in ("Gomoku", "Yavalath"):
+            cells = grown[grown["variant"] == variant]
+            if len(cells):
+                out.append(f"*{variant}* at the last checkpoint: {cells['win_rate'].min():.0f}-"
+                           f"{cells['win_rate'].max():.0f}% over the strategies (the paper: "
+                           f"{'no apparent change' if variant == 'Gomoku' else 'significantly worse than UCT'}).")
+    greedy = rates[rates["stage"] == "greedy"]
+    if len(greedy):
+        final = report.final_rates(rates, "greedy")
+        parts = []
+        for variant, cells in final.groupby("variant", sort=False):
+            parts.append(f"{variant} {cells['win_rate'].min():.0f}-{cells['win_rate'].max():.0f}%")
+        out.append(f"*Fig. 6, the greedy agent at the last checkpoint (range over strategies):* {', '.join(parts)}. "
+                   f"Over every checkpoint and strategy, Teeko's greedy agent ranges "
+                   + (lambda t: f"{t['win_rate'].min():.1f}-{t['win_rate'].max():.1f}%" if len(t) else "n/a")(
+                       greedy[greedy["variant"] == "Teeko"]) + ".")
+    pruned = rates[rates["stage"] == "pruned"]
+    if len(pruned) and len(grown):
+        gaps = []
+        for r in pruned.itertuples():
+            g = grown[(grown["variant"] == r.variant) & (grown["strategy"] == r.strategy)]
+            if len(g):
+                gaps.append((abs(r.win_rate - g["win_rate"].iloc[0]), r.variant, int(r.checkpoint)))
+        gaps.sort(reverse=True)
+        big = [g for g in gaps if g[0] > 10]
+        out.append(f"*Figs. 7-8:* the pruned sets' win rates differ from their grown set's final one by up to "
+                   f"{gaps[0][0]:.1f} points ({gaps[0][1]}, pruned checkpoint {gaps[0][2]}); {len(big)} of {len(gaps)} "
+                   f"pruned cells differ by more than 10 points.")
+    corr = slowdown_correlations(slowdowns)
+    if corr:
+        out.append(f"*What the slowdown follows* ({corr['variants']} variants, Spearman): the legal moves at the "
+                   f"start {corr['legal_moves']:.2f}, UCT's speed {corr['uct_speed']:.2f}: the cost of the priors "
+                   f"grows with the moves an entry lists, not with how cheap the game's rules are.")
+    hand = evaluations[evaluations["stage"] == "handmade"]
+    if len(hand) and hand["games"].sum():
+        s = slowdowns[slowdowns["stage"] == "handmade"]
+        out.append(f"*Hand-made Yavalath features:* {_pct(hand['wins'].sum(), hand['games'].sum())} of "
+                   f"{int(hand['games'].sum())} games at equal iterations"
+                   + (f"; slowdown {float(s['slowdown'].mean()):.1f}x (the paper: 30x)" if len(s) else "") + ".")
+    for stage, name in report.FINAL_STAGES.items():
+        table = report.final_table(evaluations, stage)
+        if table.empty:
+            continue
+        for (seconds, rules), cells in table.groupby(["Ludii seconds", "rules"], sort=False):
+            counts = cells["verdict"].value_counts()
+            named = "; ".join(f"{r.variant} {r['win %']:.1f}% of {r.games} ({r.ours})" for _, r in cells.iterrows()
+                              if r.variant in ("Gomoku", "Yavalath") and r.agent != "hand-made features")
+            out.append(f"*Final comparison, {name}, Ludii {seconds:g} s, {rules} rules:* "
+                       + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("as the paper", "not as the paper",
+                                                                          "undecided"))
+                       + (f"; {named}" if named else "") + ".")
+    if not out:
+        return "*Nothing stored yet for this preset: run the stages first.*"
+    return "\n".join(f"- {line}" for line in out)
+
+
+# ---- command line: one stage at a time, resuming from the store ---------------------------------------------------
+def results_folder(preset: str = "quick", **overrides) -> Path:
+    """Where the notebook keeps the results of ``preset`` with ``overrides`` (``ppalib.papers.prepare``): the
+    committed ``data/results/soemers2019`` for the committed preset at its own parameters, else
+    ``output/<preset>/results/soemers2019``, so a run of another preset never mixes into the committed results."""
+    from importlib import import_module
+    from . import prepare
+    paper = import_module(f"{__package__}.{NAME}")  # this module by its name, also when run as __main__
+    return Path(prepare(paper, preset, **overrides).results_dir)
+
+
+def main(argv=None) -> None:
+    """``python -m ppalib.papers.soemers2019 --preset budget --stage selfplay [--stage evaluation ...] [--workers N]
+    [--results DIR] [-p key=value ...]``: run the named stages (default: all) of ``preset`` (default ``quick``, the
+    committed run: everything is stored, so nothing is played) into ``--results`` (default: the folder the notebook
+    uses at that preset: the committed ``data/results/soemers2019`` for ``quick`` with its own parameters,
+    ``output/<preset>/results/soemers2019`` otherwise, so the ``budget`` run never mixes into the committed
+    results); each resumes from what is stored, so an interrupted command is simply run again.
+    ``--grown-set-slowdowns LABEL`` measures the paper-size slowdowns instead (``measure_grown_set_slowdowns``)."""
+    import argparse
+    from ..__main__ import _parameter
+    parser = argparse.ArgumentParser(prog="python -m ppalib.papers.soemers2019", description=main.__doc__)
+    parser.add_argument("--preset", default="quick", choices=list(PRESETS),
+                        help="quick: the committed run (default); budget: the paper's questions at the Ludii-derived "
+                             "budget on 2 cores, about 3.5 hours (it becomes quick once its run is committed); "
+                             "smoke: seconds; paper: the paper's protocol")
+    parser.add_argument("--stage", action="append", choices=STAGES, help="a stage to run (repeatable; default all)")
+    parser.add_argument("--results", default=None,
+                        help="results folder (default: the notebook's at this preset: data/results/soemers2019 for "
+                             "quick, output/<preset>/results/soemers2019 otherwise)")
+    parser.add_argument("--executor", default="process", choices=("process", "serial", "dask"))
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("-p", dest="parameters", action="append", default=[], type=_parameter,
+                        help="a preset parameter, key=value (JSON values)")
+    parser.add_argument("--grown-set-slowdowns", metavar="LABEL", default=None)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    if args.results is None:
+        args.results = str(results_folder(args.preset, **dict(args.parameters)))
+    if args.grown_set_slowdowns is not None:
+        print(measure_grown_set_slowdowns(args.results, label=args.grown_set_slowdowns,
+                                          progress=not args.quiet).to_string())
+        return
+    experiment = make_experiment(args.results, args.preset, **dict(args.parameters))
+    out = run(experiment, args.executor, workers=args.workers, progress=not args.quiet, stages=args.stage)
+    evaluations = out["evaluations"]
+    print(f"{len(out['selfplay'])} self-play games, {int(evaluations['games'].sum()) if len(evaluations) else 0} "
+          f"evaluation games stored for preset {args.preset!r} in {args.results}")
+
+
+if __name__ == "__main__":
+    main()
+
+
+def final_cost_estimate(results_dir=None, first_games: int = FINAL_FIRST) -> pd.DataFrame:
+    """What a final-comparison game costs (CPU seconds) per variant at the paper's 5 s budget, extrapolated from
+    a stored probe: ``budget_probe.csv`` (``measure_final_slowdowns`` at Ludii's 5 s with the committed `quick`
+    run's final policies: CPU seconds of UCT and of Biased MCTS for the first two moves at the budget) times the
+    median plies of the `quick` run's evaluation games of that variant (at 500 iterations: games at the larger
+    budget can be longer, later moves cheaper).  Equal time: both agents spend about UCT's time a move; equal
+    iterations: the mean of the two.  Scale linearly for other thinking times.  An estimate for planning runs, not a
+    result."""
+    folder = Path(results_dir) if results_dir is not None else paths.RESULTS / NAME
+    probe = pd.read_csv(folder / "budget_probe.csv")
+    games = ResultsStore(folder).load()
+    plies = {VARIANT_OF[(g, int(n))]: float(p) for (g, n), p in games.groupby(["game", "size"])["plies"].median()
+             .items() if (g, int(n)) in VARIANT_OF}
+    rows = []
+    for r in probe.itertuples():
+        moves = plies.get(r.variant, float("nan"))
+        uct, biased = r.uct_seconds / 2, r.biased_seconds / 2
+        rows.append({"variant": r.variant, "agent": r.strategy, "rules": r.rules, "budget (5 s)": int(r.budget),
+                     "UCT CPU s a move": round(uct, 3), "Biased MCTS CPU s a move": round(biased, 3),
+                     "median plies (quick run)": moves,
+                     "equal time, CPU s a game": round(moves * uct, 1),
+                     "equal iterations, CPU s a game": round(moves * (uct + biased) / 2, 1),
+                     f"first {first_games} games of both tables, CPU s": round(first_games * moves * (1.5 * uct
+                                                                                                 + biased / 2), 0)})
+    return pd.DataFrame(rows)

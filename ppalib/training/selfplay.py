@@ -302,8 +302,12 @@ class SelfPlayRun:
     ``progress_folder``: where the state is saved after every game; ``policies_folder``: where the checkpoint
     policies are saved."""
 
-    def __init__(self, config: SelfPlayConfig, progress_folder: Path, policies_folder: Path):
+    def __init__(self, config: SelfPlayConfig, progress_folder: Path, policies_folder: Path,
+                 records_folder: Path | None = None):
         self.config = config
+        # Where the run's record is written at each checkpoint (``<run_id>.json``, ``games_done`` < ``games`` until
+        # it ends): the checkpoints reached so far can be evaluated and committed while the run goes on.
+        self.records_folder = None if records_folder is None else Path(records_folder)
         self.game = config.make_game()
         self.progress_path = Path(progress_folder) / f"{config.run_id}.pkl"
         self.policies_folder = Path(policies_folder)
@@ -376,6 +380,8 @@ class SelfPlayRun:
             if rs.games_done in cfg.checkpoints:
                 self._checkpoint(rs, feature_set, rs.games_done)
             self._save(rs)
+            if rs.games_done in cfg.checkpoints and rs.games_done < cfg.games:
+                self.write_record(rs)
             if on_game is not None:
                 on_game(rs.games_done)
         return self.record(rs)
@@ -417,6 +423,16 @@ class SelfPlayRun:
         key = discover(self.config.strategy, batch, probs, rs.theta, rs.np_rng, combine, combine.is_known)
         return None if key is None else combine.features[key]
 
+    def write_record(self, rs: _RunState) -> None:
+        """The record so far, to ``records_folder`` (if given), atomically."""
+        if self.records_folder is None:
+            return
+        self.records_folder.mkdir(parents=True, exist_ok=True)
+        path = self.records_folder / f"{self.config.run_id}.json"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.record(rs), indent=1, sort_keys=True) + "\n")
+        tmp.replace(path)
+
     def record(self, rs: _RunState | None = None) -> dict:
         rs = self._load() if rs is None else rs
         return {"run_id": self.config.run_id, "config": self.config.as_dict(), "games_done": rs.games_done,
@@ -435,9 +451,11 @@ def prune(policy: LinearPolicy, keep: int = 15) -> LinearPolicy:
                         f"the {keep} features of largest |theta| of policy {policy.content_hash}")
 
 
-def run_self_play_job(configs: list[SelfPlayConfig], progress_folder: str, policies_folder: str) -> list[dict]:
-    """Executor job: run each config (resuming) and return their records."""
-    return [SelfPlayRun(c, Path(progress_folder), Path(policies_folder)).run() for c in configs]
+def run_self_play_job(configs: list[SelfPlayConfig], progress_folder: str, policies_folder: str,
+                      records_folder: str | None = None) -> list[dict]:
+    """Executor job: run each config (resuming) and return their records (partial records written to
+    ``records_folder`` at each checkpoint before the last)."""
+    return [SelfPlayRun(c, Path(progress_folder), Path(policies_folder), records_folder).run() for c in configs]
 
 
 __all__ = ["SelfPlayConfig", "SelfPlayRun", "STRATEGY_TITLES", "move_kind", "initial_feature_set", "prune",

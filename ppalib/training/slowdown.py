@@ -95,4 +95,42 @@ def slowdown(game, policy_hash_or_agent, seconds_per_move: float = 0.2, repeats:
     }
 
 
-__all__ = ["slowdown", "biased_agent", "uct_agent", "first_two_moves"]
+def slowdown_at_budget(game, policy_hash_or_agent, iterations: int, repeats: int = 3, seed: int = 0) -> dict:
+    """The slowdown at a given iteration budget, for the equal-time comparison (notebook 04's final stage): UCT and
+    the biased agent each search the first two moves of a game with ``iterations`` iterations a move (trees
+    reused), timed (CPU time of this process), ``repeats`` interleaved pairs as in ``slowdown``; the slowdown is
+    the biased agent's seconds per iteration over UCT's (the ratio of the mean times; for equal iterations, the
+    paper's I_uct / I_biased at equal time).  The same positions, the same policy, the budget the games are played
+    at: an equal-time budget derived from it is for the same search.  Returns a dict like ``slowdown``'s."""
+    import time
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise ValueError(f"repeats={repeats!r} must be an integer >= 1")
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
+        raise ValueError(f"iterations={iterations!r} must be an integer >= 1")
+    biased = dataclasses.replace(biased_agent(policy_hash_or_agent, 1.0), seconds_per_move=None,
+                                 playouts=int(iterations))
+    uct = dataclasses.replace(uct_agent(1.0), seconds_per_move=None, playouts=int(iterations))
+    rng = make_rng(seed)
+    for agent in (uct, biased):  # warm-up: compile, first calls; untimed
+        first_two_moves(game, dataclasses.replace(agent, playouts=8), rng)
+    seconds = {"uct": [], "biased": []}
+    for r in range(repeats):
+        order = (("uct", uct), ("biased", biased)) if r % 2 == 0 else (("biased", biased), ("uct", uct))
+        for name, agent in order:
+            start = time.process_time()
+            first_two_moves(game, agent, rng)
+            seconds[name].append(time.process_time() - start)
+    t_uct, t_biased = np.array(seconds["uct"]), np.array(seconds["biased"])
+    ratios = t_biased / np.maximum(t_uct, 1e-9)
+    return {
+        "game": game.name, "size": game.size, "game_options": dict(game.options), "iterations": int(iterations),
+        "repeats": repeats, "seed": seed, "uct_agent": uct.as_dict(), "biased_agent": biased.as_dict(),
+        "uct_seconds": t_uct.tolist(), "biased_seconds": t_biased.tolist(),
+        "uct_seconds_mean": float(t_uct.mean()), "biased_seconds_mean": float(t_biased.mean()),
+        "ratio": float(t_biased.mean() / max(t_uct.mean(), 1e-9)), "ratios": ratios.tolist(),
+        "ratio_median": float(np.median(ratios)), "ratio_min": float(ratios.min()),
+        "ratio_max": float(ratios.max()),
+    }
+
+
+__all__ = ["slowdown", "slowdown_at_budget", "biased_agent", "uct_agent", "first_two_moves"]

@@ -1,0 +1,167 @@
+"""Notebook 04's budget and final comparison (ppalib.papers.soemers2019): the Ludii-derived budget, the presets'
+self-play configs and conditions (the committed run's ids kept under quick), the equal-time budgets read from a stored
+slowdown, partial self-play records, and Biased MCTS under the swap rule."""
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from ppalib import paths
+from ppalib.papers import soemers2019 as s
+
+
+def test_the_budget_is_the_geometric_mean_of_ludiis_range_to_two_significant_figures():
+    table = s.ludii_budget().set_index("variant")
+    assert list(table.index) == list(s.VARIANTS)
+    for variant, row in table.iterrows():
+        middle = math.sqrt(row.ludii_iterations_5s_low * row.ludii_iterations_5s_high)
+        assert row.ludii_iterations_5s_low <= row.iterations_5s <= row.ludii_iterations_5s_high, variant
+        assert abs(row.iterations_5s - middle) <= 0.05 * middle, variant
+        assert len(str(row.iterations_5s).rstrip("0")) <= 2, variant      # two significant figures
+    assert table.loc["Hex (11x11)", "iterations"] == 35_000
+    half = s.ludii_budget(2.5).set_index("variant")
+    assert (half["iterations"] == (table["iterations"] / 2).round().astype(int)).all()
+    assert s.budget_of("Othello", 5.0) == table.loc["Othello", "iterations"]
+    with pytest.raises(ValueError, match="seconds"):
+        s.ludii_budget(0)
+    with pytest.raises(ValueError, match="variant"):
+        s.budget_of("Chess")
+
+
+def test_the_paper_preset_budgets_every_stage_from_ludii_and_budget_only_the_final_comparison():
+    paper = s.make_experiment("/nonexistent", "paper")
+    assert {c.game: c.playouts for c in paper.grown_configs()}["gomoku"] == s.budget_of("Gomoku")
+    budget = s.make_experiment("/nonexistent", "budget")
+    configs = budget.grown_configs()
+    assert {c.playouts for c in configs} == {budget.settings["playouts"]}
+    games = {c.strategy: (c.games, c.checkpoints) for c in configs if c.game == "teeko"}
+    assert games["correlation_based"] == (200, (1, 25, 50, 100, 200))
+    assert games["combine_max"] == (50, (1, 25, 50))
+    assert budget.final_seconds == [5.0, 2.5]
+    with pytest.raises(ValueError, match="other_strategies_games"):
+        s.settings("budget", other_strategies_games=300)
+    with pytest.raises(ValueError, match="ludii_seconds"):
+        s.settings("quick", budget="ludii")
+
+
+def test_the_quick_preset_holds_every_committed_condition():
+    """The committed run is the committed preset's (``ppalib.papers.COMMITTED_PRESET``, 'quick'): every stored
+    condition id is one it plans, so reproduce at quick replots without playing."""
+    from ppalib.papers import COMMITTED_PRESET
+    assert COMMITTED_PRESET == "quick"
+    folder = paths.RESULTS / s.NAME
+    if not folder.is_dir():
+        pytest.skip("no committed soemers2019 results")
+    experiment = s.make_experiment(folder, "quick")
+    planned = {c.id for _, c in experiment.labelled_conditions()}
+    stored = set(pd.concat([pd.read_parquet(p, columns=["condition_id"]) for p in folder.glob("*.parquet")])
+                 ["condition_id"])
+    assert stored <= planned
+
+
+def test_every_game_the_quick_preset_plans_is_committed_so_reproduce_plays_none():
+    """``reproduce --preset quick`` must only replot: every planned evaluation game (condition, index, seed) is in
+    the committed store and every self-play run has its finished record."""
+    folder = paths.RESULTS / s.NAME
+    if not folder.is_dir():
+        pytest.skip("no committed soemers2019 results")
+    experiment = s.make_experiment(folder, "quick")
+    frame = experiment.store.load()
+    stored = set(zip(frame["condition_id"], frame["game_index"].astype(int), frame["seed"].astype(int)))
+    missing = [(c.id, i) for c, i in experiment.planned() if (c.id, i, experiment.seed) not in stored]
+    assert not missing, f"{len(missing)} planned games not stored, e.g. {missing[:3]}"
+    grown = experiment.grown_configs()
+    runs = grown + [p for p in map(experiment.pruned_config, grown) if p is not None]
+    assert len(runs) == 2 * len(grown)                 # every grown run finished and pruned
+    unfinished = [c.run_id for c in runs if experiment.record_of(c) is None]
+    assert not unfinished
+
+
+def test_the_budget_run_goes_to_its_own_folder_never_into_the_committed_one():
+    assert s.results_folder("quick") == paths.RESULTS / s.NAME
+    assert s.results_folder("budget") == paths.OUTPUT / "budget" / "results" / s.NAME
+    assert s.results_folder("quick", playouts=400) == paths.OUTPUT / "quick" / "results" / s.NAME
+
+
+def test_equal_time_gives_biased_mcts_the_budget_over_its_stored_slowdown(tmp_path):
+    experiment = s.make_experiment(tmp_path, "smoke", variants=["Teeko"], strategies=["correlation_based"],
+                                   handmade_games=0, ludii_seconds=[5.0, 2.5])
+    config = next(c for c in experiment.grown_configs())
+    experiment.selfplay_dir.mkdir(parents=True)
+    from ppalib.features.artefact import LinearPolicy
+    from ppalib.training.selfplay import initial_feature_set
+    game = config.make_game()
+    policy = LinearPolicy.from_set(game, initial_feature_set(game), [0.0] * len(initial_feature_set(game)))
+    policy.save(experiment.policies_dir)
+    (experiment.selfplay_dir / f"{config.run_id}.json").write_text(json.dumps(
+        {"games_done": config.games, "checkpoints": {str(config.games): policy.content_hash}}))
+    stages = [lab["stage"] for lab, _ in experiment.final_conditions()]
+    assert stages == ["final_equal_iterations", "final_equal_iterations"]  # no slowdown stored yet
+    budget = s.budget_of("Teeko", 5.0)
+    pd.DataFrame([dict(variant="Teeko", strategy="correlation_based", policy=policy.content_hash, ludii_seconds=5.0,
+                       budget=budget, rules="default", slowdown=3.0)]).to_csv(
+        experiment.results_dir / "final_slowdowns.csv", index=False)
+    timed = [(lab, c) for lab, c in experiment.final_conditions() if lab["stage"] == "final_equal_time"]
+    assert len(timed) == 1
+    labels, condition = timed[0]
+    assert condition.opponent.playouts == budget and condition.agent.playouts == round(budget / 3.0)
+    assert labels["biased_budget"] == condition.agent.playouts
+
+
+def test_a_self_play_run_writes_its_record_at_each_checkpoint_before_the_end(tmp_path):
+    from ppalib.training.selfplay import SelfPlayConfig, SelfPlayRun
+    config = SelfPlayConfig("teeko", 5, strategy="correlation_based", games=2, playouts=8, checkpoints=(1, 2),
+                            move_cap=20, max_instances=4)
+    seen = []
+
+    def stop_after_first(done):
+        seen.append(json.loads((tmp_path / "records" / f"{config.run_id}.json").read_text()))
+        raise KeyboardInterrupt
+
+    run = SelfPlayRun(config, tmp_path / "progress", tmp_path / "policies", tmp_path / "records")
+    with pytest.raises(KeyboardInterrupt):
+        run.run(on_game=stop_after_first)
+    assert seen[0]["games_done"] == 1 and list(seen[0]["checkpoints"]) == ["1"]
+    experiment = s.make_experiment(tmp_path, "smoke")
+    assert experiment.record_of(config) is None  # unfinished: not a finished run
+
+
+def test_biased_mcts_plays_under_the_swap_rule_with_a_policy_learned_without_it(tmp_path, monkeypatch):
+    from ppalib.agents import Searcher
+    from ppalib.features.artefact import POLICY_PATH_VARIABLE
+    from ppalib.features.handmade import yavalath_handmade_policy
+    from ppalib.games import make_game
+    from ppalib._rng import make_rng
+    experiment = s.make_experiment(tmp_path, "smoke")
+    monkeypatch.setenv(POLICY_PATH_VARIABLE, str(experiment.policies_dir))
+    base = yavalath_handmade_policy(make_game("yavalath", 5, ply_cap=s.MOVE_CAP))
+    base.save(experiment.policies_dir)
+    swapped = experiment.policy_under_rules(base.content_hash, (("swap", 1),))
+    assert swapped != base.content_hash
+    assert experiment.policy_under_rules(base.content_hash, ()) == base.content_hash
+    game = make_game("yavalath", 5, swap=1, ply_cap=s.MOVE_CAP)
+    state = game.play(game.initial_state(), 30)
+    result = Searcher(game, s.biased_agent(200, swapped)).search(state, make_rng(1))
+    assert 61 in result.moves.tolist()                 # the swap is a root move, with a prior (logit 0)
+    with pytest.raises(ValueError, match="learned for yavalath"):
+        Searcher(game, s.biased_agent(10, base.content_hash))
+
+
+def test_findings_quote_the_stored_numbers():
+    """The discussion's numbers come from the store: the greedy Teeko range and the largest pruned gap, recomputed
+    here from the evaluation frame, appear in the findings text."""
+    folder = paths.RESULTS / s.NAME
+    if not folder.is_dir():
+        pytest.skip("no committed soemers2019 results")
+    from ppalib.papers import soemers2019_report as report
+    experiment = s.make_experiment(folder, "quick")
+    frames = s.frames(experiment)
+    text = s.findings(experiment, frames)
+    rates = report.evaluation_rates(frames["evaluations"])
+    teeko = rates[(rates["stage"] == "greedy") & (rates["variant"] == "Teeko")]
+    assert f"{teeko['win_rate'].min():.1f}-{teeko['win_rate'].max():.1f}%" in text
+    grown = report.final_rates(rates, "grown").set_index(["variant", "strategy"])["win_rate"]
+    pruned = rates[rates["stage"] == "pruned"]
+    gap = max(abs(r.win_rate - grown[(r.variant, r.strategy)]) for r in pruned.itertuples())
+    assert f"by up to {gap:.1f} points" in text
