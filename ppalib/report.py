@@ -171,8 +171,11 @@ def margin_words(margin: float = None) -> str:
 
 
 def p_text(p_value: float) -> str:
-    """"p = 0.012", or "p < 1e-05" for the smallest."""
+    """"p = 0.012", or "p < 1e-5" for the smallest (the power of ten just above); "p = 0" for an exact 0 (an
+    equivalence margin covering every rate, or an underflow)."""
     import math
+    if p_value == 0:
+        return "p = 0"
     return f"p < 1e-{int(-math.floor(math.log10(p_value))) - 1}" if p_value < 1e-4 else f"p = {p_value:.2g}"
 
 

@@ -264,3 +264,11 @@ def test_the_simulation_catches_a_one_sided_10_percent_rule_and_a_too_wide_margi
     assert np.isin(retired, ("higher", "lower")).mean() > 0.05
     wins, paper, paper_games = simulated_cells(rng, 500, rates, _shifted(rates))
     assert (cell_verdicts(wins, 500, paper, paper_games, margin=20.0) == "reproduced").mean() > 0.05
+
+
+def test_p_text_writes_small_p_as_the_power_of_ten_above_and_an_exact_zero_as_zero():
+    from ppalib.report import p_text
+    assert p_text(0.012) == "p = 0.012"
+    assert p_text(3e-6) == "p < 1e-5"
+    assert p_text(5e-5) == "p < 1e-4"
+    assert p_text(0.0) == "p = 0"
