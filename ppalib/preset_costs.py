@@ -168,7 +168,8 @@ def condition_cost(condition, timings: pd.DataFrame, scale: Callable) -> tuple[f
     if condition.id in timings.index:
         row = timings.loc[condition.id]
         return row["seconds_per_game"], row["longest"], "stored", f"{row['games']} stored games"
-    same_shape = timings[timings["shape"].map(lambda s: s == _condition_shape(condition))]
+    shape = _condition_shape(condition)  # once, not once per stored condition
+    same_shape = timings[timings["shape"].map(lambda s: s == shape)]
     budgets = (condition.agent.playouts, condition.opponent.playouts)
     same_budget = same_shape[(same_shape["agent_playouts"] == budgets[0])
                              & (same_shape["opponent_playouts"] == budgets[1])]
@@ -362,8 +363,8 @@ def preset_table(cells: list[Cell], cores=(2, 16)) -> pd.DataFrame:
 
 
 def detail_table(cells: list[Cell]) -> pd.DataFrame:
-    frame = pd.DataFrame([{**dataclasses.asdict(c), "cpu_hours": c.seconds / 3600} for c in cells])
-    return frame
+    """One row per cell: its fields and its CPU-hours."""
+    return pd.DataFrame([{**dataclasses.asdict(c), "cpu_hours": c.seconds / 3600} for c in cells])
 
 
 def render(table: pd.DataFrame, markdown: bool = False) -> str:
