@@ -95,6 +95,12 @@ def _verdict(row) -> tuple[float, str]:
     return p_value, verdict
 
 
+def _is_grown(flag) -> bool:
+    """An ``until_decided`` value of a merged table: True (Python's or numpy's), False, or NaN for a paper cell we
+    did not run."""
+    return bool(flag) if not pd.isna(flag) else False
+
+
 def _three_way_row(row, margin, alpha):
     if pd.isna(row.get("games")) or row["games"] == 0:
         return "no data", np.nan, np.nan, pd.NA
@@ -103,7 +109,7 @@ def _three_way_row(row, margin, alpha):
     paper_games = row.get("paper_games")
     cell = cell_verdict(row["wins"], int(row["games"]), row["paper_win_rate"],
                         None if paper_games is None or pd.isna(paper_games) else int(paper_games), margin, alpha,
-                        anytime=bool(row.get("until_decided", False) is True))
+                        anytime=_is_grown(row.get("until_decided", False)))
     return cell.verdict, cell.ci_low, cell.ci_high, (pd.NA if cell.games_to_decide is None else cell.games_to_decide)
 
 
