@@ -101,14 +101,25 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
                       games_by_condition={c.id: per_playouts[c.agent.playouts] for c in conditions})
 
 
-def rules_of(frame) -> "pd.Series":
-    """Per stored game, the reading of the rules it was played under: Knightthrough's ("landing" or "ggp"),
+def reading_of(game: str, options: dict) -> str:
+    """The reading of the rules a game with ``options`` is played under: Knightthrough's ("landing" or "ggp"),
     Atarigo's ("suicide_loses" or "suicide_illegal"); other games: ""."""
+    if game in KNIGHT_GAMES:
+        return "ggp" if options.get("ggp_rules", 0) else "landing"
+    if game == "atarigo":
+        return "suicide_illegal" if options.get("suicide", 1) == 0 else "suicide_loses"
+    return ""
+
+
+def rules_of(frame) -> "pd.Series":
+    """Per stored game, the reading of the rules it was played under (``reading_of``)."""
     import json
+
+    import pandas as pd
     options = frame["game_options"].map(lambda text: json.loads(text) if isinstance(text, str) and text else {})
-    ggp = options.map(lambda o: "ggp" if o.get("ggp_rules", 0) else "landing")
-    suicide = options.map(lambda o: "suicide_illegal" if o.get("suicide", 1) == 0 else "suicide_loses")
-    return ggp.where(frame["game"].isin(KNIGHT_GAMES), suicide.where(frame["game"] == "atarigo", ""))
+    return pd.Series([reading_of(game, o) for game, o in zip(frame["game"], options)], index=frame.index,
+                     dtype=frame["game"].dtype)  # the game column's string dtype, also when empty
+
 
 def decision_cells(experiment: Experiment, s: dict) -> "pd.DataFrame":
     """The cells games until decided grows: Table 1's (the Knightthrough cells under the chosen reading, the Atarigo
@@ -119,13 +130,7 @@ def decision_cells(experiment: Experiment, s: dict) -> "pd.DataFrame":
     paper = load_paper_table(PAPER_TABLE).set_index(KEYS)
     rows = []
     for c in experiment.conditions:
-        options = dict(c.game_options)
-        if c.game in KNIGHT_GAMES:
-            reading = "ggp" if options.get("ggp_rules") else "landing"
-        elif c.game == "atarigo":
-            reading = "suicide_illegal" if options.get("suicide", 1) == 0 else "suicide_loses"
-        else:
-            reading = ""
+        reading = reading_of(c.game, dict(c.game_options))
         key = (c.game, c.size, c.agent.playouts)
         if reading not in ("", s["knightthrough_rules"], "suicide_loses") or key not in paper.index:
             continue
