@@ -272,3 +272,13 @@ def test_p_text_writes_small_p_as_the_power_of_ten_above_and_an_exact_zero_as_ze
     assert p_text(3e-6) == "p < 1e-5"
     assert p_text(5e-5) == "p < 1e-4"
     assert p_text(0.0) == "p = 0"
+
+
+def test_two_sample_equivalence_is_contradicted_only_where_fisher_rejects():
+    # Newcombe's interval of 8/16 vs 2/16 excludes 0, but Fisher's p is 0.054: the verdict follows the p shown
+    from ppalib.report import equivalence_claim_verdict
+    verdict = equivalence_claim_verdict(8, 16, None, reference_wins=2, reference_games=16)
+    assert verdict.ci_low > 0 and verdict.p_value > 0.05
+    assert verdict.verdict == "not decided"
+    # a clear difference is still a contradiction
+    assert equivalence_claim_verdict(15, 16, None, reference_wins=2, reference_games=16).verdict == "contradicted"
