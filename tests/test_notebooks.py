@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from ppalib import paths
 from ppalib.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +39,14 @@ def test_source_notebook_has_no_outputs_and_a_parameters_cell(path):
     assert all(not cell.outputs and cell.execution_count is None for cell in code)
     assert sum("parameters" in cell.metadata.get("tags", []) for cell in code) == 1
     assert "PLACEHOLDER" not in json.dumps(notebook)
+
+
+@pytest.mark.parametrize("path", sorted(paths.NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_source_notebook_is_stored_as_jupyter_writes_it(path):
+    """Byte for byte what JupyterLab's save writes (nbformat's canonical form and a final newline): a file in
+    another key order would change at every save even with the outputs stripped (test_notebook_hygiene)."""
+    text = path.read_text()
+    assert text == nbformat.writes(nbformat.reads(text, as_version=4)) + "\n"
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=[p.stem for p in SOURCES])
