@@ -51,23 +51,12 @@ def _match(args) -> None:
           f"{playouts}: {len(frame)} games, agent score {100 * score:.1f}%")
 
 
-def _parameter(text: str) -> tuple[str, object]:
-    """``key=value`` with value parsed as JSON when it is JSON (numbers, lists, null), else a string."""
-    import json
-    key, sep, value = text.partition("=")
-    if not sep or not key.isidentifier():
-        raise ValueError(f"-p {text!r} must be key=value with a parameter name as key")
-    try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
-
-
 def _reproduce(args) -> None:
+    from .papers import key_value
     from .reproduce import reproduce
     parameters: dict[str, object] = {}
     for text in args.parameter:
-        key, value = _parameter(text)
+        key, value = key_value(text)
         if key in parameters:
             raise ValueError(f"-p {key} is given twice ({parameters[key]!r} and {value!r})")
         parameters[key] = value

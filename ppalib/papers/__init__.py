@@ -228,6 +228,20 @@ def code_versions_line(frame) -> str:
         for version, r in per.iterrows()) + "."
 
 
+def key_value(text: str) -> tuple[str, object]:
+    """A command line's ``-p key=value``: the value parsed as JSON when it is JSON (numbers, lists, null), else a
+    string.  Here, below the front ends, so that a paper module's own command line (soemers2019) parses as
+    ``python -m ppalib reproduce`` does."""
+    import json
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        raise ValueError(f"-p {text!r} must be key=value with a parameter name as key")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
 def resolve_settings(presets: dict, defaults: dict, preset: str, overrides: dict,
                      parameters: dict | None = None) -> dict:
     """The ``preset``'s parameters over ``defaults``, with ``overrides`` applied (``None`` values ignored).

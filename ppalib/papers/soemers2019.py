@@ -1077,7 +1077,7 @@ def main(argv=None) -> None:
     results); each resumes from what is stored, so an interrupted command is simply run again.
     ``--grown-set-slowdowns LABEL`` measures the paper-size slowdowns instead (``measure_grown_set_slowdowns``)."""
     import argparse
-    from ..__main__ import _parameter
+    from . import key_value
     parser = argparse.ArgumentParser(prog="python -m ppalib.papers.soemers2019", description=main.__doc__)
     parser.add_argument("--preset", default="quick", choices=list(PRESETS),
                         help="quick: the committed run (default); budget: the paper's questions at the Ludii-derived "
@@ -1089,7 +1089,7 @@ def main(argv=None) -> None:
                              "quick, output/<preset>/results/soemers2019 otherwise)")
     parser.add_argument("--executor", default="process", choices=("process", "serial", "dask"))
     parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("-p", dest="parameters", action="append", default=[], type=_parameter,
+    parser.add_argument("-p", dest="parameters", action="append", default=[], type=key_value,
                         help="a preset parameter, key=value (JSON values)")
     parser.add_argument("--grown-set-slowdowns", metavar="LABEL", default=None)
     parser.add_argument("--quiet", action="store_true")
