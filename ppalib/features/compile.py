@@ -217,6 +217,7 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
         array.setflags(write=False)
     return CompiledFeatures(
         **static, bank_theta=np.full((CACHE_BANKS, n_features), np.nan),
-        bank_tables=np.zeros(CACHE_BANKS * 8 * 256, dtype=np.float64), bank_state=np.zeros(2, dtype=np.int64),
+        bank_tables=np.zeros(CACHE_BANKS * 8 * 256, dtype=np.float64),
+        bank_state=np.zeros(2 + CACHE_BANKS, dtype=np.int64),
         cache_keys=np.zeros(CACHE_BANKS * cache_size, dtype=np.uint64),
         cache_vals=np.zeros(CACHE_BANKS * cache_size, dtype=np.float64))

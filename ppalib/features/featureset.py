@@ -50,10 +50,12 @@ class FeatureSet:
 
     ``mover`` is needed only if some feature has a ``player`` element (its instances then serve that player
     only).  ``cache_size``: slots a bank of the compiled matcher's cache of bucket sums (a power of two; 0 turns
-    the cache off; see ``ppalib.features.matcher``).  Adding a feature (``with_feature``) returns a new set
-    that reuses the instances already built."""
+    the cache off; see ``ppalib.features.matcher``).  A million by default: a search revisits a bucket's
+    footprint often, and at the paper's set sizes a larger cache kept speeding Biased MCTS up (Hex 7x7, 221
+    features: 4.5x UCT's CPU time at 2^15 slots, 3.2x at 2^20); 16 MB a bank, touched as it fills.
+    Adding a feature (``with_feature``) returns a new set that reuses the instances already built."""
 
-    def __init__(self, features, graph: BoardGraph, mover: int | None = None, cache_size: int = 1 << 15,
+    def __init__(self, features, graph: BoardGraph, mover: int | None = None, cache_size: int = 1 << 20,
                  _instances=None):
         features = tuple(features)
         for f in features:

@@ -26,8 +26,10 @@ the old one in its slot).
 
 *Banks.*  The byte tables and the cache depend on the weights: there are two banks (the two players' weights in a
 search), each with a copy of the weights it was made with.  A call whose ``theta`` equals neither copy takes over
-the older bank, rebuilds its tables and empties its cache, so sums made with other weights are never used.  Cache
-keys are full 64-bit hashes: a wrong hit needs two footprints looked up to collide in 64 bits.
+the older bank and rebuilds its tables; its cache is not emptied (with a cache of a million slots that cost a
+memset of 8 MB at every weight change, i.e. every move of self-play) but given a new random 64-bit *epoch key*,
+XORed into every key it stores and looks up, so sums made with other weights are never used.  Cache keys are full
+64-bit hashes: a wrong hit needs two footprints (or epochs) looked up to collide in 64 bits.
 
 Arrays (``W`` words, ``E`` cell entries, ``G`` feature entries, ``B`` buckets, ``S`` cache slots a bank):
 
@@ -51,7 +53,8 @@ Arrays (``W`` words, ``E`` cell entries, ``G`` feature entries, ``B`` buckets, `
 ``zobrist``            uint64[3 cells]: a random key for every (cell, owner_rel value); ``salt`` uint64[B]: per bucket
 ``bank_theta``         float64[banks, features] (writable): each bank's weights (NaN: none yet)
 ``bank_tables``        float64[banks * 8 * 256] (writable): each bank's byte sums of simple features' weights
-``bank_state``         int64[2] (writable): the bank to take over next, and how many times a bank was taken over
+``bank_state``         int64[2 + banks] (writable): the bank to take over next, how many times a bank was taken
+                       over, and each bank's epoch key (the bits of a uint64)
 ``cache_keys``         uint64[banks * S] (writable; S a power of two or 0 = no cache): stored hashes, 0 = empty
 ``cache_vals``         float64[banks * S] (writable): stored rest sums
 
@@ -179,6 +182,15 @@ def move_logit(
     return total
 
 
+@_inline_jit
+def _epoch_key(count):
+    """A bank's epoch key: splitmix64 of the takeover count (as int64 bits; distinct counts, distinct keys)."""
+    z = np.uint64(count) * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return np.int64(z ^ (z >> np.uint64(31)))
+
+
 @noalloc_jit
 def _theta_bank(theta, simple_features, bank_theta, bank_tables, bank_state, cache_keys):
     """The bank made with ``theta``; if none, the older bank takes ``theta``: tables rebuilt, cache emptied."""
@@ -195,6 +207,7 @@ def _theta_bank(theta, simple_features, bank_theta, bank_tables, bank_state, cac
     k = bank_state[0]
     bank_state[0] = (k + 1) % banks
     bank_state[1] += 1
+    bank_state[2 + k] = _epoch_key(bank_state[1])
     for i in range(features):
         bank_theta[k, i] = theta[i]
     n_simple = simple_features.shape[0]
@@ -209,9 +222,6 @@ def _theta_bank(theta, simple_features, bank_theta, bank_tables, bank_state, cac
             j = 8 * byte + low
             bank_tables[row + x] = bank_tables[row + (x & (x - 1))] + (theta[simple_features[j]] if j < n_simple
                                                                       else 0.0)
-    size = cache_keys.shape[0] // banks
-    for s in range(k * size, (k + 1) * size):
-        cache_keys[s] = 0
     return k
 
 
@@ -236,7 +246,7 @@ def _simple_sum(sb, key_cell, simple_offsets, simple_cells, simple_masks, simple
 def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell, rest_test_pass,
                   rest_word_feats, rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells,
                   simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt, bank_tables, table_base,
-                  cache_keys, cache_vals, cache_base, cache_mask, theta, owner_rel):
+                  cache_keys, cache_vals, cache_base, cache_mask, epoch, theta, owner_rel):
     """The bucket's sum: its simple features by the tables, the rest from the cache or by matching words."""
     total = 0.0
     if b < 2 * cells:
@@ -249,7 +259,7 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
         return total + _bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_cell,
                                      rest_test_pass, rest_word_feats, rest_feat_index, rest_feat_mask, theta,
                                      owner_rel)
-    h = salt[b]
+    h = salt[b] ^ epoch
     for k in range(rest_foot_offsets[b], rest_foot_offsets[b + 1]):
         c = rest_foot_cells[k]
         h ^= zobrist[3 * c + owner_rel[c]]
@@ -284,6 +294,7 @@ def move_logits(
     table_base = bank * 2048
     cache_base = -1
     cache_mask = np.uint64(0)
+    epoch = np.uint64(bank_state[2 + bank])
     if cache_keys.shape[0] > 0:
         size = cache_keys.shape[0] // bank_theta.shape[0]
         cache_base = bank * size
@@ -305,7 +316,7 @@ def move_logits(
                                       rest_test_pass, rest_word_feats, rest_feat_index, rest_feat_mask,
                                       rest_foot_offsets, rest_foot_cells, simple_offsets, simple_cells, simple_masks,
                                       simple_zero, zobrist, salt, bank_tables, table_base, cache_keys, cache_vals,
-                                      cache_base, cache_mask, theta, owner_rel)
+                                      cache_base, cache_mask, epoch, theta, owner_rel)
         out_logits[i] = value
     prev_from = -1
     from_sum = 0.0
@@ -318,7 +329,8 @@ def move_logits(
                                      rest_test_cell, rest_test_pass, rest_word_feats, rest_feat_index,
                                      rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_offsets,
                                      simple_cells, simple_masks, simple_zero, zobrist, salt, bank_tables,
-                                     table_base, cache_keys, cache_vals, cache_base, cache_mask, theta, owner_rel)
+                                     table_base, cache_keys, cache_vals, cache_base, cache_mask, epoch, theta,
+                                     owner_rel)
             prev_from = f
         total = from_sum
         t = moves_to[i]
@@ -327,7 +339,7 @@ def move_logits(
                                    rest_word_tests, rest_test_cell, rest_test_pass, rest_word_feats,
                                    rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells,
                                    simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt,
-                                   bank_tables, table_base, cache_keys, cache_vals, cache_base, cache_mask, theta,
+                                   bank_tables, table_base, cache_keys, cache_vals, cache_base, cache_mask, epoch, theta,
                                    owner_rel)
         out_logits[i] += total
 
