@@ -141,6 +141,34 @@ def _pack_words(instances, members_of: dict[int, list[int]], n_buckets: int, wit
     return words, _i64(word_inst), foot_offsets, _i64(foot_cells), n_words
 
 
+def _cell_major(words: dict, foot_offsets: np.ndarray, foot_cells: np.ndarray, n_buckets: int):
+    """The rest words' tests laid out cell-major per bucket (``ppalib.features.matcher``, *Rest words*): for bucket
+    b with words lo..hi and footprint cells ``foot_cells[foot_offsets[b]:foot_offsets[b + 1]]``, entry
+    ``offsets[b] + (3 k + v) (hi - lo) + (w - lo)`` is the mask of word w's instances surviving when the k-th
+    footprint cell holds v (every bit for a word that does not test that cell).  Returns (offsets int64[B + 1],
+    an empty int64 array in place of the per-entry cells, the masks uint64[...])."""
+    bucket_words, word_tests = words["bucket_words"], words["word_tests"]
+    test_cell, test_pass = words["test_cell"], words["test_pass"]
+    offsets = np.zeros(n_buckets + 1, dtype=np.int64)
+    size = 0
+    for b in range(n_buckets):
+        offsets[b] = size
+        size += 3 * int(foot_offsets[b + 1] - foot_offsets[b]) * int(bucket_words[b + 1] - bucket_words[b])
+    offsets[n_buckets] = size
+    masks = np.full(size, _ALL_BITS, dtype=np.uint64)
+    for b in range(n_buckets):
+        lo, hi = int(bucket_words[b]), int(bucket_words[b + 1])
+        if hi == lo:
+            continue
+        k_of = {int(c): k for k, c in enumerate(foot_cells[foot_offsets[b]:foot_offsets[b + 1]])}
+        for w in range(lo, hi):
+            for e in range(int(word_tests[w]), int(word_tests[w + 1])):
+                k = k_of[int(test_cell[e])]
+                for v in range(3):
+                    masks[offsets[b] + (3 * k + v) * (hi - lo) + (w - lo)] = test_pass[3 * e + v]
+    return offsets, np.zeros(0, dtype=np.int64), masks
+
+
 def _key_cell(inst: Instance) -> int:
     return inst.to_cell if inst.from_cell == OFF_BOARD else inst.from_cell
 
@@ -173,6 +201,8 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
     bit_of = {g: j for j, g in enumerate(simple)}
     rest_of = {b: [i for i in m if instances[i].feature not in bit_of] for b, m in members_of.items()}
     rest, _, rest_foot_offsets, rest_foot_cells, n_rest_words = _pack_words(instances, rest_of, n_buckets, False)
+    rest["word_tests"], rest["test_cell"], rest["test_pass"] = _cell_major(rest, rest_foot_offsets, rest_foot_cells,
+                                                                           n_buckets)
 
     # simple path: per (bucket, other cell, its content v, the key cell's content v0), the simple features firing
     simple_zero = [0] * (2 * cells * 3)
