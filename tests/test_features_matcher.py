@@ -222,3 +222,77 @@ def test_the_cache_of_bucket_sums_never_serves_stale_weights():
     off = FeatureSet(fs.features, graph, cache_size=0)
     for (owner, frm, to), phi in zip(positions, phis):
         assert np.allclose(off.logits(theta_b, owner, frm, to), phi @ theta_b)
+
+
+def _word_major_rest_sum(words, b, theta, owner):
+    """A bucket's rest sum as the word-major matcher added it (words in order, each fired feature once)."""
+    total, last = 0.0, -1
+    for w in range(words["bucket_words"][b], words["bucket_words"][b + 1]):
+        alive = int(words["word_init"][w])
+        for e in range(words["word_tests"][w], words["word_tests"][w + 1]):
+            alive &= int(words["test_pass"][3 * e + owner[words["test_cell"][e]]])
+        for e in range(words["word_feats"][w], words["word_feats"][w + 1]):
+            if alive & int(words["feat_mask"][e]) and words["feat_index"][e] != last:
+                total += theta[words["feat_index"][e]]
+                last = words["feat_index"][e]
+    return total
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("action", ["to", "from_to"])
+def test_cell_major_rest_words_give_bitwise_the_word_major_sums(action):
+    """move_logits matches the rest (combined) features cell-major, four words at a time; its logits must be bit
+    for bit those of the word-major order of additions it replaced (so searches draw the same moves), with the
+    cache on (first and repeated calls) and off."""
+    from ppalib.features.compile import _pack_words, bucket_of
+    graph = GRAPHS["hexagon5"]
+    rng = np.random.default_rng(24)
+    positions = []
+    for _ in range(12):
+        owner = random_position(rng, graph.cells, 0.4)
+        frm, to = random_moves(rng, graph.cells, 30)
+        positions.append((owner, frm, to))
+    fs = grow(FeatureSet(atomic_features(graph, action), graph, cache_size=1 << 12), rng, positions, 60)
+    c = fs.compiled
+    cells, n_buckets = int(c.meta[0]), int(c.meta[2])
+    assert np.diff(c.rest_bucket_words).max() >= 4  # the four-word blocks are exercised
+    simple = set(int(g) for g in c.simple_features)
+    rest_of = {}
+    for idx, inst in enumerate(fs.instances):
+        if inst.feature not in simple:
+            rest_of.setdefault(bucket_of(inst, cells), []).append(idx)
+    words = _pack_words(fs.instances, rest_of, n_buckets, False)[0]
+    off = FeatureSet(fs.features, graph, cache_size=0)
+    theta = rng.normal(size=len(fs))
+    for owner, frm, to in positions:
+        got = [fs.logits(theta, owner, frm, to), fs.logits(theta, owner, frm, to), off.logits(theta, owner, frm, to)]
+        bank = next(k for k in range(c.bank_theta.shape[0]) if np.array_equal(c.bank_theta[k], theta))
+        o = owner.astype(np.int64)
+
+        def value(b):
+            total = 0.0
+            if b < 2 * cells:
+                key = b if b < cells else b - cells
+                v0 = o[key]
+                bits = int(c.simple_zero[3 * b + v0])
+                for e in range(c.simple_offsets[b], c.simple_offsets[b + 1]):
+                    bits |= int(c.simple_masks[9 * e + 3 * o[c.simple_cells[e]] + v0])
+                byte = 0
+                while bits:
+                    total += c.bank_tables[bank * 2048 + 256 * byte + (bits & 255)]
+                    bits >>= 8
+                    byte += 1
+            if c.rest_bucket_words[b + 1] > c.rest_bucket_words[b]:
+                total += _word_major_rest_sum(words, b, theta, o)
+            return total
+
+        expected = np.zeros(len(to))
+        for i, (f, t) in enumerate(zip(frm, to)):
+            expected[i] = value(t) if t >= 0 else 0.0
+            if f >= 0:
+                total = value(cells + f)
+                if n_buckets > 2 * cells and t >= 0:
+                    total += value(2 * cells + f * cells + t)
+                expected[i] += total
+        for logits in got:
+            assert np.array_equal(logits.view(np.uint64), expected.view(np.uint64))
