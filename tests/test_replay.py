@@ -28,6 +28,11 @@ each store's ``code_version`` column):
 * soemers2019 replays exactly (its policies are loaded by hash from data/results/soemers2019/policies).
 * future_work (notebook 05's quick run, code 94c4d2be561d8e62, its 10,000-playout column added by commit debe628)
   replays exactly.
+* soemers2019_budget (notebook 04's budget run, committed as it grows: self-play records and policies first, its
+  evaluation and final-comparison games as they are played) replays exactly; its policies are loaded by hash from
+  data/results/soemers2019_budget/policies.  Its final-comparison games at Ludii's 5 s and 2.5 s budgets (thousands
+  to tens of thousands of iterations a move) mostly take over ``MAX_SECONDS`` and are left out by the rule above,
+  as are the larger games' evaluation games at 300 iterations; a store without games yet adds no case.
 
 A change that alters random draws must rerun the affected cells in the same change (or add them to ``STALE``
 with the reason).
@@ -40,7 +45,7 @@ import pytest
 from ppalib import paths
 from ppalib.experiments import play_game, stored_condition
 
-PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019", "future_work")
+PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019", "future_work", "soemers2019_budget")
 MAX_SECONDS = 3.0
 SECOND_SECONDS = 0.5
 

@@ -78,10 +78,28 @@ def test_every_game_the_quick_preset_plans_is_committed_so_reproduce_plays_none(
     assert not unfinished
 
 
-def test_the_budget_run_goes_to_its_own_folder_never_into_the_committed_one():
+def test_the_budget_run_goes_to_its_own_committed_folder_never_into_quicks():
+    budget = paths.RESULTS / f"{s.NAME}_budget"
     assert s.results_folder("quick") == paths.RESULTS / s.NAME
-    assert s.results_folder("budget") == paths.OUTPUT / "budget" / "results" / s.NAME
+    assert s.results_folder("budget") == budget
+    # a stage run for some strategies or variants first (as the integrator runs it) shares the folder
+    assert s.results_folder("budget", strategies=["correlation_based"]) == budget
+    assert s.results_folder("budget", variants=["Teeko", "Othello"]) == budget
+    # a session's CPU budget moves no folder, at either committed preset
+    assert s.results_folder("budget", final_cpu_seconds=3600) == budget
+    assert s.results_folder("quick", final_cpu_seconds=3600) == paths.RESULTS / s.NAME
+    # any other parameter does
+    assert s.results_folder("budget", playouts=400) == paths.OUTPUT / "budget" / "results" / s.NAME
+    assert s.results_folder("budget", final_games=100) == paths.OUTPUT / "budget" / "results" / s.NAME
     assert s.results_folder("quick", playouts=400) == paths.OUTPUT / "quick" / "results" / s.NAME
+    assert s.results_folder("paper") == paths.OUTPUT / "paper" / "results" / s.NAME
+
+
+def test_the_budget_preset_writes_no_committed_figures():
+    from ppalib.papers import prepare
+    setup = prepare(s, "budget")
+    assert setup.committed_results and not setup.committed_figures
+    assert setup.figures_dir == paths.OUTPUT / "budget" / "figures" / "04_feature_biasing_2019"
 
 
 def test_equal_time_gives_biased_mcts_the_budget_over_its_stored_slowdown(tmp_path):
@@ -165,3 +183,44 @@ def test_findings_quote_the_stored_numbers():
     pruned = rates[rates["stage"] == "pruned"]
     gap = max(abs(r.win_rate - grown[(r.variant, r.strategy)]) for r in pruned.itertuples())
     assert f"by up to {gap:.1f} points" in text
+
+
+def _teeko_final_experiment(tmp_path, **overrides):
+    """A smoke experiment whose Teeko Correlation-based run is 'finished' with a zero-weight atomic policy (no game
+    played), so that its final-comparison cells exist."""
+    experiment = s.make_experiment(tmp_path, "smoke", variants=["Teeko"], strategies=["correlation_based"],
+                                   handmade_games=0, ludii_seconds=[0.002], **overrides)
+    config = next(c for c in experiment.grown_configs())
+    experiment.selfplay_dir.mkdir(parents=True)
+    from ppalib.features.artefact import LinearPolicy
+    from ppalib.training.selfplay import initial_feature_set
+    game = config.make_game()
+    policy = LinearPolicy.from_set(game, initial_feature_set(game), [0.0] * len(initial_feature_set(game)))
+    policy.save(experiment.policies_dir)
+    (experiment.selfplay_dir / f"{config.run_id}.json").write_text(json.dumps(
+        {"games_done": config.games, "checkpoints": {str(config.games): policy.content_hash}}))
+    return experiment
+
+
+def test_final_cpu_seconds_bounds_this_calls_growth_on_top_of_what_earlier_sessions_spent(tmp_path, monkeypatch):
+    import ppalib.until_decided as until_decided
+    rules = []
+    monkeypatch.setattr(until_decided, "run_until_decided", lambda exp, cells, undecided, rule, *a, **k:
+                        rules.append(rule))
+    s.run_final(_teeko_final_experiment(tmp_path / "a"), "serial", progress=False)
+    s.run_final(_teeko_final_experiment(tmp_path / "b", final_cpu_seconds=60), "serial", progress=False)
+    assert rules[0].cpu_seconds is None                       # no bound unless asked
+    assert rules[1].cpu_seconds == 60.0                       # nothing grown yet: the session's 60 s
+    monkeypatch.setattr(s, "final_growth_seconds", lambda experiment: 25.0)
+    s.run_final(_teeko_final_experiment(tmp_path / "c", final_cpu_seconds=60), "serial", progress=False)
+    assert rules[2].cpu_seconds == 85.0                       # 25 s spent by earlier sessions, 60 s more now
+    with pytest.raises(ValueError, match="final_cpu_seconds"):
+        s.settings("budget", final_cpu_seconds=-1)
+
+
+def test_final_cpu_seconds_changes_no_condition_id(tmp_path):
+    plain = _teeko_final_experiment(tmp_path / "a")
+    bounded = _teeko_final_experiment(tmp_path / "b", final_cpu_seconds=60)
+    assert [c.id for _, c in plain.labelled_conditions()] == [c.id for _, c in bounded.labelled_conditions()]
+    assert [c.id for _, c in plain.final_conditions()]
+    assert s.final_growth_seconds(plain) == 0.0               # nothing stored: nothing spent

@@ -41,8 +41,9 @@ quick     the committed run (500 iterations a move for everything, 20 self-play 
           20; 60 evaluation games; the greedy agent at Breakthrough and Teeko, as the paper's Fig. 6; discovery
           capped at 16 instances; equal time as UCT given 500 x the slowdown): ``data/results/soemers2019``, what
           ``reproduce`` replots and notebook 00 reads; every game it plans is stored
-budget    the paper's questions at the Ludii-derived budget on 2 cores, about 3.5 hours (measured costs:
-          ``final_cost_estimate`` and the notebook); it becomes ``quick`` once its run is committed.
+budget    the paper's questions at the Ludii-derived budget on 2 cores, hours over several sessions (measured costs:
+          ``final_cost_estimate`` and the notebook), committed as it grows to ``data/results/soemers2019_budget``
+          (``COMMITTED_FOLDERS``; the notebook's section "the run so far": ``soemers2019_report.budget_run_status``).
           Correlation-based self-play to 200 games (checkpoints 1, 25, 50, 100, 200), the other strategies to
           50, at ``playouts`` = 300 a move; pruned sets 25 games; 40 evaluation games a checkpoint at 300 (the
           four-strategy comparison, Fig. 7, the greedy agent in all ten games); the final comparison at Ludii's
@@ -126,7 +127,15 @@ PRESETS = {
                   equal_time_games=0, greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS],
                   final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
 }
-DEFAULTS = dict(seed=2019)
+DEFAULTS = dict(seed=2019, final_cpu_seconds=None)
+#: Committed runs of presets other than the committed one (``ppalib.papers.committed_results_folder``): the
+#: ``budget`` run is committed as it grows, over several sessions, to ``data/results/soemers2019_budget`` (the
+#: committed ``quick`` run stays in ``data/results/soemers2019``).  A stage run for some variants or strategies
+#: first (``COMMITTED_SUBSETS``) writes there too: its self-play run ids and condition ids are the full grid's.
+COMMITTED_FOLDERS = {"budget": f"{NAME}_budget"}
+COMMITTED_SUBSETS = ("variants", "strategies")
+#: Parameters that bound one session's work and change no stored game: they never move the results folder.
+RUN_ONLY = ("final_cpu_seconds",)
 PARAMETERS = {
     "variants": Param("choice", many=True, choices=tuple(VARIANTS)),
     "strategies": Param("choice", many=True, choices=STRATEGIES),
@@ -147,6 +156,7 @@ PARAMETERS = {
     "ludii_seconds": number(0.0, 600.0, many=True),
     "final_games": integer(0, 10_000_000),
     "rule_variants": Param("choice", many=True, choices=tuple(RULE_VARIANTS)),
+    "final_cpu_seconds": number(0),
     "seed": SEED,
 }
 
@@ -597,14 +607,34 @@ def final_undecided(cells: pd.DataFrame) -> np.ndarray:
 def run_final(experiment: FeatureBiasing, executor="process", progress: bool = True) -> None:
     """The final comparison, games added until each cell is decided (``final_undecided``) or has ``final_games``
     (``ppalib.until_decided.run_until_decided``: a condition's games are those of index 0..n-1 whatever the
-    rounds, the ledger is written before each batch, so a rerun continues where an interruption stopped)."""
+    rounds, the ledger is written before each batch, so a rerun continues where an interruption stopped).
+
+    ``final_cpu_seconds`` (None: no bound) bounds the CPU seconds this call's growth may spend (the added games' own
+    timings; a batch that would not fit is not started), so that a session stops cleanly and the next one goes
+    on; the first ``FINAL_FIRST`` games of a cell are always played (stop those with an interruption: resumable).
+    It changes no condition and no game: the rounds a later call plays are those the rule would have played."""
     from ..until_decided import StoppingRule, run_until_decided
     exp = final_experiment(experiment)
     if exp is None:
         return
     limit = int(experiment.settings["final_games"])
-    rule = StoppingRule(batch=FINAL_BATCH, cap=max(limit, exp.games_per_condition))
+    budget = experiment.settings.get("final_cpu_seconds")
+    if budget is not None:
+        # the rule counts every game beyond a cell's first ones, earlier sessions' too: this call's budget on top
+        budget = final_growth_seconds(experiment) + float(budget)
+    rule = StoppingRule(batch=FINAL_BATCH, cap=max(limit, exp.games_per_condition), cpu_seconds=budget)
     run_until_decided(exp, [c.id for c in exp.conditions], final_undecided, rule, executor, progress=progress)
+
+
+def final_growth_seconds(experiment: FeatureBiasing) -> float:
+    """CPU seconds (the games' own timings) the final comparison's growth has spent so far: its stored games beyond
+    each cell's first ``FINAL_FIRST`` (what ``final_cpu_seconds`` bounds, per call)."""
+    from ..until_decided import cell_counts, planned_games
+    exp = final_experiment(experiment)
+    if exp is None or not experiment.results_dir.is_dir():
+        return 0.0
+    stored = experiment.store.load()
+    return cell_counts(stored, planned_games(exp))[1] if len(stored) else 0.0
 
 
 def measure_final_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.DataFrame:
@@ -1060,8 +1090,10 @@ def findings(experiment: FeatureBiasing, frames_: dict) -> str:
 # ---- command line: one stage at a time, resuming from the store ---------------------------------------------------
 def results_folder(preset: str = "quick", **overrides) -> Path:
     """Where the notebook keeps the results of ``preset`` with ``overrides`` (``ppalib.papers.prepare``): the
-    committed ``data/results/soemers2019`` for the committed preset at its own parameters, else
-    ``output/<preset>/results/soemers2019``, so a run of another preset never mixes into the committed results."""
+    committed ``data/results/soemers2019`` for the committed preset (``quick``) at its own parameters, the
+    committed ``data/results/soemers2019_budget`` for ``budget`` at its own parameters or a subset of its variants
+    and strategies (``COMMITTED_FOLDERS``), else ``output/<preset>/results/soemers2019``, so that no run mixes into
+    another preset's results."""
     from importlib import import_module
     from . import prepare
     paper = import_module(f"{__package__}.{NAME}")  # this module by its name, also when run as __main__
@@ -1072,21 +1104,23 @@ def main(argv=None) -> None:
     """``python -m ppalib.papers.soemers2019 --preset budget --stage selfplay [--stage evaluation ...] [--workers N]
     [--results DIR] [-p key=value ...]``: run the named stages (default: all) of ``preset`` (default ``quick``, the
     committed run: everything is stored, so nothing is played) into ``--results`` (default: the folder the notebook
-    uses at that preset: the committed ``data/results/soemers2019`` for ``quick`` with its own parameters,
-    ``output/<preset>/results/soemers2019`` otherwise, so the ``budget`` run never mixes into the committed
-    results); each resumes from what is stored, so an interrupted command is simply run again.
+    uses at that preset, ``results_folder``: ``data/results/soemers2019`` for ``quick``,
+    ``data/results/soemers2019_budget`` for ``budget``, each at its own parameters, ``output/<preset>/results/
+    soemers2019`` otherwise); each resumes from what is stored, so an interrupted command is simply run again
+    (``-p final_cpu_seconds=N`` bounds a session's growth of the final comparison).
     ``--grown-set-slowdowns LABEL`` measures the paper-size slowdowns instead (``measure_grown_set_slowdowns``)."""
     import argparse
     from . import key_value
     parser = argparse.ArgumentParser(prog="python -m ppalib.papers.soemers2019", description=main.__doc__)
     parser.add_argument("--preset", default="quick", choices=list(PRESETS),
                         help="quick: the committed run (default); budget: the paper's questions at the Ludii-derived "
-                             "budget on 2 cores, about 3.5 hours (it becomes quick once its run is committed); "
+                             "budget on 2 cores, committed as it grows to data/results/soemers2019_budget; "
                              "smoke: seconds; paper: the paper's protocol")
     parser.add_argument("--stage", action="append", choices=STAGES, help="a stage to run (repeatable; default all)")
     parser.add_argument("--results", default=None,
                         help="results folder (default: the notebook's at this preset: data/results/soemers2019 for "
-                             "quick, output/<preset>/results/soemers2019 otherwise)")
+                             "quick, data/results/soemers2019_budget for budget, output/<preset>/results/soemers2019 "
+                             "otherwise)")
     parser.add_argument("--executor", default="process", choices=("process", "serial", "dask"))
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("-p", dest="parameters", action="append", default=[], type=key_value,
