@@ -224,3 +224,97 @@ def test_final_cpu_seconds_changes_no_condition_id(tmp_path):
     assert [c.id for _, c in plain.labelled_conditions()] == [c.id for _, c in bounded.labelled_conditions()]
     assert [c.id for _, c in plain.final_conditions()]
     assert s.final_growth_seconds(plain) == 0.0               # nothing stored: nothing spent
+
+
+# ---- the budget run so far (the notebook's section, read from a partial store) ----------------------------------
+def _partial_budget_store(folder, games_done=30):
+    """A budget-preset store holding only an unfinished Teeko Correlation-based self-play record (checkpoints 1 and
+    25 reached, zero-weight atomic policies) and a stage-times log: what a first session commits."""
+    experiment = s.make_experiment(folder, "budget")
+    config = next(c for c in experiment.grown_configs() if c.game == "teeko" and c.strategy == "correlation_based")
+    from ppalib.features.artefact import LinearPolicy
+    from ppalib.training.selfplay import initial_feature_set
+    game = config.make_game()
+    atomic = initial_feature_set(game)
+    policy = LinearPolicy.from_set(game, atomic, [0.0] * len(atomic))
+    policy.save(experiment.policies_dir)
+    experiment.selfplay_dir.mkdir(parents=True)
+    games = [{"game": i + 1, "features": len(atomic), "plies": 20, "seconds": 2.0, "winner": 0}
+             for i in range(games_done)]
+    (experiment.selfplay_dir / f"{config.run_id}.json").write_text(json.dumps(
+        {"games_done": games_done, "checkpoints": {"1": policy.content_hash, "25": policy.content_hash},
+         "config": {}, "games": games, "run_id": config.run_id}))
+    pd.DataFrame([{"stage": "self-play, growing sets", "wall_seconds": 7200.0, "finished_at": "x", "machine": "m"}]
+                 ).to_csv(folder / "stage_times.csv", index=False)
+    return len(atomic)
+
+
+def test_the_budget_run_status_of_an_absent_store_plans_everything_and_plays_nothing(tmp_path):
+    from ppalib.papers import soemers2019_report as report
+    run = s.budget_run(tmp_path / "absent")
+    status = report.budget_run_status(run)
+    assert not (tmp_path / "absent").exists()                           # reading creates nothing
+    assert (status["progress"]["games stored"] == 0).all()
+    assert status["progress"]["games planned"].sum() > 0
+    for stage in report.FINAL_STAGES:
+        table = status[stage]
+        assert len(table) == 2 * 16 and set(table["verdict"]) == {report.NOT_PLAYED}   # 5 s and 2.5 s
+    assert "Nothing of the budget run is stored yet" in report.budget_findings(run)
+
+
+def test_the_budget_run_status_reads_a_partial_store_without_writing_into_it(tmp_path):
+    from ppalib.papers import soemers2019_report as report
+    size = _partial_budget_store(tmp_path, games_done=30)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    run = s.budget_run(tmp_path)
+    status = report.budget_run_status(run)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before   # no policy saved by reading
+    row = status["progress"].set_index(["stage", "part"]).loc[("self-play, growing sets", "Correlation-based")]
+    assert (row["games stored"], row["games planned"], row["done"], row["started"]) == (30, 2000, 0, 1)
+    sizes = status["feature_sizes"].set_index("variant")
+    assert sizes.loc["Teeko", "after 25 games"] == size and pd.isna(sizes.loc["Teeko", "after 50 games"])
+    assert status["selfplay"].set_index("variant").loc["Teeko", "growing, Correlation-based"] == "30 / 200"
+    assert status["stage_times"].set_index("stage").loc["total", "wall hours"] == 2.0
+    text = report.budget_findings(run)
+    assert f"Teeko {size} after 25 games" in text and "30 of 2,000 games" in text
+    assert "not played yet" in text
+
+
+def test_the_budget_final_tables_judge_stored_cells_and_mark_the_others_not_played(tmp_path):
+    from ppalib.papers import soemers2019_report as report
+    run = s.budget_run(tmp_path / "absent")
+    budget = s.budget_of("Gomoku", 5.0)
+    rows = [dict(variant="Gomoku", strategy="correlation_based", stage=stage, checkpoint=200, games=100, wins=95.0,
+                 condition_id=f"g{stage}", ludii_seconds=5.0, budget=budget, biased_budget=budget // 4,
+                 rules="default", grown=False) for stage in report.FINAL_STAGES]
+    run["evaluations"] = pd.DataFrame(rows)
+    for stage in report.FINAL_STAGES:
+        table = report.budget_final_table(run, stage)
+        gomoku = table[(table["variant"] == "Gomoku") & (table["Ludii seconds"] == 5.0)].iloc[0]
+        assert (gomoku["games"], gomoku["ours"], gomoku["paper"]) == (100, "higher", "level")
+        assert gomoku["verdict"] == "not as the paper"
+        from statsmodels.stats.proportion import proportion_confint
+        low, high = proportion_confint(95, 100, method="beta")            # Clopper-Pearson, as the verdict's
+        assert gomoku["95% interval"] == f"[{100 * low:.1f}, {100 * high:.1f}]"
+        assert (table["verdict"] == report.NOT_PLAYED).sum() == len(table) - 1
+    timed = report.budget_final_table(run, "final_equal_time")
+    assert timed.loc[timed["variant"] == "Gomoku", "Biased MCTS iterations"].iloc[0] == budget // 4
+    assert timed["Biased MCTS iterations"].isna().sum() == len(timed) - 1  # no slowdown measured: not set yet
+
+
+def test_the_paper_cost_is_extrapolated_linearly_in_iterations_from_the_stored_self_play_games(tmp_path):
+    run = s.budget_run(tmp_path / "absent")
+    runs = run["runs"].copy()
+    grown = runs["stage"] == "growing"
+    runs.loc[grown, "games stored"] = 10
+    runs.loc[grown, "seconds a game"] = 3.0
+    run["runs"] = runs
+    cost = s.paper_cost_extrapolation(run).set_index("stage")
+    paper = s.settings("paper")
+    expected = sum(200 * 4 * 3.0 * s.budget_of(v) / 300 for v in s.VARIANTS) / 3600
+    assert cost.loc["self-play, growing sets", "CPU hours"] == round(expected, 1)
+    longest_run = max(200 * 3.0 * s.budget_of(v) / 300 for v in s.VARIANTS) / 3600
+    assert cost.loc["self-play, growing sets", "wall hours, 16 cores"] == round(max(expected / 16, longest_run), 1)
+    assert cost.attrs["sources"] == {"final games": 0, "budget run": 10}
+    # 16 agent and rule cells (10 default, 3 swap, 8-piece Teeko, the hand-made agent twice), two tables, one 5 s
+    assert cost.loc["final comparison (at its cap)", "games"] == 2 * 16 * paper["final_games"]

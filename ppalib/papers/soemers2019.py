@@ -239,10 +239,13 @@ def biased_agent(playouts: int, policy: str, biased_playouts: bool = False):
 class FeatureBiasing:
     """The experiment: self-play configs, evaluation conditions (known once the policies exist), where it is
     stored.  Quacks like ``ppalib.experiments.Experiment`` where the notebooks' setup needs it (``name``,
-    ``seed``, ``results_dir``, ``store``, ``conditions``, ``planned``)."""
+    ``seed``, ``results_dir``, ``store``, ``conditions``, ``planned``).  ``read_only``: the conditions are built
+    without saving the policies they derive (the hand-made Yavalath set, a policy under a rule variant), so that
+    reading a committed run (``budget_run``) writes nothing into it; the hashes are the same."""
     results_dir: Path
     settings: dict
     name: str = NAME
+    read_only: bool = False
 
     @property
     def seed(self) -> int:
@@ -410,11 +413,14 @@ class FeatureBiasing:
         if not rule_options:
             return policy_hash
         from ..features.artefact import LinearPolicy, load_policy
-        policy = load_policy(policy_hash, [self.policies_dir])
+        handmade = self._handmade if self.read_only else None  # not saved when reading: not in the folder
+        policy = handmade if handmade is not None and handmade.content_hash == policy_hash else load_policy(
+            policy_hash, [self.policies_dir])
         copy = LinearPolicy(policy.game, policy.size, policy.features, policy.theta,
                             (*policy.game_options, *rule_options),
                             f"policy {policy_hash} under the rules {dict(rule_options)}")
-        copy.save(self.policies_dir)
+        if not self.read_only:
+            copy.save(self.policies_dir)
         return copy.content_hash
 
     def final_conditions(self) -> list[tuple[dict, Condition]]:
@@ -468,11 +474,16 @@ class FeatureBiasing:
             out.append((labels, Condition(game, size, agent, uct_opponent(uct_playouts), options)))
         return out
 
-    def handmade_policy(self):
+    @cached_property
+    def _handmade(self):
         from ..features.handmade import yavalath_handmade_policy
         from ..games import make_game
-        policy = yavalath_handmade_policy(make_game("yavalath", 5, ply_cap=MOVE_CAP))
-        policy.save(self.policies_dir)
+        return yavalath_handmade_policy(make_game("yavalath", 5, ply_cap=MOVE_CAP))
+
+    def handmade_policy(self):
+        policy = self._handmade
+        if not self.read_only:
+            policy.save(self.policies_dir)
         return policy
 
     @property
@@ -1085,6 +1096,244 @@ def findings(experiment: FeatureBiasing, frames_: dict) -> str:
     if not out:
         return "*Nothing stored yet for this preset: run the stages first.*"
     return "\n".join(f"- {line}" for line in out)
+
+
+# ---- the budget run so far: what the notebook's section on it reads ----------------------------------------------
+BUDGET_PRESET = "budget"
+#: The paper preset's cost is extrapolated (``paper_cost_extrapolation``) on these numbers of cores.
+COST_CORES = (2, 16)
+
+
+def budget_folder() -> Path:
+    """The committed home of the ``budget`` run (``COMMITTED_FOLDERS``): ``data/results/soemers2019_budget``."""
+    return paths.RESULTS / COMMITTED_FOLDERS[BUDGET_PRESET]
+
+
+def _policy_size(policies_dir: Path, content_hash: str) -> int | None:
+    """The number of features of a stored policy (read from its JSON: nothing compiled), None if absent."""
+    path = Path(policies_dir) / f"{content_hash}.json"
+    return len(json.loads(path.read_text())["features"]) if path.exists() else None
+
+
+def budget_run(results_dir=None) -> dict:
+    """Everything stored so far of the ``budget`` preset's run (default: its committed folder, ``budget_folder``),
+    read without writing anything (``FeatureBiasing(read_only=True)``), as tidy frames for
+    ``soemers2019_report.budget_run_status`` and ``budget_findings``:
+
+    ``runs``: one row per self-play run the preset plans (growing sets per variant and strategy, then the pruned
+    set of each): games planned and stored (a record written at each checkpoint counts, so an unfinished run shows
+    its progress), checkpoints reached, mean seconds and plies a stored game (the games' own wall timings in their
+    worker);
+    ``sizes``: features of each growing-set policy at each checkpoint reached (its stored policy);
+    ``evaluations``: ``frames``' evaluation rows (every condition known now: checkpoints reached, final cells whose
+    agent exists; a final cell's games as its ledger counts them);
+    ``final_plan``: every final-comparison cell the preset plans, played or not (variant, strategy, Ludii seconds,
+    rules, UCT's budget), for both tables;
+    ``evaluation_plan``: planned games per evaluation stage (Fig. 4, the greedy agent, Figs. 7-8, the hand-made
+    agent); ``stage_times``: ``stage_times.csv``; ``games``: the stored games (condition, seconds, plies);
+    ``paper_cost``: ``paper_cost_extrapolation`` of it, ``cost_method``: how; ``settings``, ``results_dir``,
+    ``exists``."""
+    folder = Path(results_dir) if results_dir is not None else budget_folder()
+    experiment = FeatureBiasing(folder, settings(BUDGET_PRESET), read_only=True)
+    s = experiment.settings
+    runs, sizes = [], []
+    for grown in experiment.grown_configs():
+        variant = VARIANT_OF[grown.game, grown.size]
+        record = experiment.record_of(grown, partial=True) if folder.is_dir() else None
+        pruned = experiment.pruned_config(grown) if record is not None else None
+        pruned_record = experiment.record_of(pruned, partial=True) if pruned is not None else None
+        for stage, config, rec, planned, checkpoints in (
+                ("growing", grown, record, grown.games, grown.checkpoints),
+                ("pruned", pruned, pruned_record, s["pruned_games"], tuple(s["pruned_checkpoints"]))):
+            if not planned:
+                continue
+            games = rec["games"] if rec is not None else []
+            runs.append({"variant": variant, "strategy": grown.strategy, "stage": stage,
+                         "playouts": grown.playouts, "games planned": int(planned),
+                         "games stored": int(rec["games_done"]) if rec is not None else 0,
+                         "checkpoints planned": len(checkpoints),
+                         "checkpoints reached": len(rec["checkpoints"]) if rec is not None else 0,
+                         "seconds a game": float(np.mean([g["seconds"] for g in games])) if games else np.nan,
+                         "plies a game": float(np.mean([g["plies"] for g in games])) if games else np.nan,
+                         "run_id": config.run_id if config is not None else ""})
+        if record is not None:
+            for checkpoint, policy in record["checkpoints"].items():
+                sizes.append({"variant": variant, "strategy": grown.strategy, "checkpoint": int(checkpoint),
+                              "features": _policy_size(experiment.policies_dir, policy)})
+    evaluations = frames(experiment)["evaluations"] if folder.is_dir() else pd.DataFrame(
+        columns=["variant", "strategy", "stage", "checkpoint", "games", "wins", "condition_id", "grown"])
+    final_plan = []
+    agents = [(v, "correlation_based") for v in s["variants"] if "correlation_based" in s["strategies"]]
+    agents += [("Yavalath", "handmade")] if "Yavalath" in s["variants"] and s["handmade_games"] else []
+    for stage in ("final_equal_time", "final_equal_iterations"):
+        for seconds in experiment.final_seconds:
+            for variant, strategy in agents:
+                for rules, _ in experiment.rule_options(variant):
+                    final_plan.append({"stage": stage, "variant": variant, "strategy": strategy,
+                                       "ludii_seconds": seconds, "rules": rules,
+                                       "budget": budget_of(variant, seconds)})
+    configs = {(VARIANT_OF[c.game, c.size], c.strategy): c for c in experiment.grown_configs()}
+    evaluation_plan = []
+    for (variant, strategy), config in configs.items():
+        reached = len(config.checkpoints)
+        evaluation_plan.append({"stage": "grown", "variant": variant, "strategy": strategy,
+                                "cells": reached, "games": reached * s["games_per_cell"]})
+        if variant in s["greedy_variants"]:
+            evaluation_plan.append({"stage": "greedy", "variant": variant, "strategy": strategy,
+                                    "cells": reached, "games": reached * s["games_per_cell"]})
+        if s["pruned_games"] or s["pruned_checkpoints"]:
+            n = len(s["pruned_checkpoints"])
+            evaluation_plan.append({"stage": "pruned", "variant": variant, "strategy": strategy,
+                                    "cells": n, "games": n * s["games_per_cell"]})
+    if "Yavalath" in s["variants"] and s["handmade_games"]:
+        evaluation_plan.append({"stage": "handmade", "variant": "Yavalath", "strategy": "handmade", "cells": 1,
+                                "games": s["handmade_games"]})
+    times_path = folder / "stage_times.csv"
+    stage_times = pd.read_csv(times_path) if times_path.exists() else pd.DataFrame(
+        columns=["stage", "wall_seconds", "finished_at", "machine"])
+    games = experiment.store.load() if folder.is_dir() else pd.DataFrame(
+        columns=["condition_id", "seconds", "plies", "game", "size"])
+    out = {"settings": s, "results_dir": folder, "exists": folder.is_dir(), "runs": pd.DataFrame(runs),
+           "sizes": pd.DataFrame(sizes, columns=["variant", "strategy", "checkpoint", "features"]).sort_values(
+               ["variant", "strategy", "checkpoint"], ignore_index=True),
+           "evaluations": evaluations, "final_plan": pd.DataFrame(final_plan),
+           "evaluation_plan": pd.DataFrame(evaluation_plan), "stage_times": stage_times,
+           "games": games[["condition_id", "game", "size", "seconds", "plies"]], "cost_method": COST_METHOD,
+           "final_first": min(FINAL_FIRST, int(s["final_games"]))}
+    out["paper_cost"] = paper_cost_extrapolation(out)
+    return out
+
+
+#: How ``paper_cost_extrapolation`` extrapolates (shown under its table).
+COST_METHOD = (
+    "Extrapolated, not measured: per variant, a growing-set self-play game costs the mean of the budget run's stored "
+    "self-play games of that variant (every strategy; the games' own wall timings in their worker), scaled linearly "
+    "from their iterations a move to the paper preset's (Ludii's 5 s for that variant); a variant with no stored "
+    "budget self-play game yet takes the committed quick run's games instead (source column). A pruned-set game "
+    "costs a growing-set one (an overestimate: 15 features). An evaluation game at the paper's budget costs the "
+    "budget run's stored final games of that variant at 5 s, equal iterations, default rules, where there are any "
+    "(their own timings), else a self-play game at that budget (both players search; self-play adds the training "
+    "step, UCT's search is cheaper: an overestimate); a greedy agent's game half of it (one searching player). "
+    "The final comparison is counted at its cap (every cell to ``final_games``: an upper bound) and the slowdown "
+    "measures at their nominal thinking time. Linear scaling ignores that deeper trees cost more an iteration and "
+    "that games change length with the budget; early self-play games with small feature sets make the mean low "
+    "while a run is partial. Wall time on n cores: per stage, the larger of CPU time / n and its longest "
+    "indivisible job (a self-play run's games are sequential; an evaluation game), summed over the stages.")
+
+
+def _quick_selfplay_seconds() -> dict:
+    """Per variant: (mean seconds a growing-set self-play game, its iterations a move, games) in the committed
+    quick run, the fallback of ``paper_cost_extrapolation``."""
+    out = {}
+    quick = FeatureBiasing(paths.RESULTS / NAME, settings("quick"), read_only=True)
+    for config in quick.grown_configs():
+        record = quick.record_of(config, partial=True)
+        if record is None:
+            continue
+        variant = VARIANT_OF[config.game, config.size]
+        seconds = [g["seconds"] for g in record["games"]]
+        old = out.get(variant, ([], config.playouts))
+        out[variant] = (old[0] + seconds, config.playouts)
+    return {v: (float(np.mean(s)), p, len(s)) for v, (s, p) in out.items() if s}
+
+
+def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
+    """The ``paper`` preset's cost (CPU hours, wall hours on each of ``cores``) per stage, extrapolated from the
+    per-game seconds stored by the budget run (``budget_run``): ``COST_METHOD`` says how.  Rows: one per stage,
+    then the total; columns games, CPU hours, wall hours on n cores, basis (the measured games behind it)."""
+    paper = settings("paper")
+    runs = run["runs"]
+    measured = {}
+    if len(runs):
+        grown = runs[(runs["stage"] == "growing") & (runs["games stored"] > 0)]
+        for variant, rows in grown.groupby("variant"):
+            weights = rows["games stored"]
+            measured[variant] = (float((rows["seconds a game"] * weights).sum() / weights.sum()),
+                                 int(rows["playouts"].iloc[0]), int(weights.sum()), "budget run")
+    fallback = _quick_selfplay_seconds()
+    final_games = _final_game_seconds(run, PAPER_SECONDS)
+    per_variant, basis, sources = {}, [], {"final games": 0}
+    for variant in paper["variants"]:
+        budget = budget_of(variant, paper["ludii_seconds"][0])
+        if variant in measured:
+            seconds, playouts, count, source = measured[variant]
+        elif variant in fallback:
+            seconds, playouts, count = fallback[variant]
+            source = "quick run"
+        else:
+            continue
+        selfplay = seconds * budget / playouts
+        evaluation = final_games.get(variant, (selfplay, 0))
+        per_variant[variant] = (selfplay, evaluation[0])
+        sources[source] = sources.get(source, 0) + 1
+        sources["final games"] += bool(evaluation[1])
+        basis.append(f"{variant}: {count} self-play games at {playouts} ({source})"
+                     + (f", {evaluation[1]} final games at 5 s" if evaluation[1] else ""))
+    if not per_variant:
+        return pd.DataFrame()
+    strategies = len(paper["strategies"])
+    stages = []  # (stage, games, CPU seconds, longest job seconds)
+    grown = [(paper["self_play_games"] * strategies, per_variant[v][0]) for v in per_variant]
+    stages.append(("self-play, growing sets", sum(g for g, _ in grown), sum(g * c for g, c in grown),
+                   max(paper["self_play_games"] * c for _, c in grown)))
+    pruned = [(paper["pruned_games"] * strategies, per_variant[v][0]) for v in per_variant]
+    stages.append(("self-play, pruned sets", sum(g for g, _ in pruned), sum(g * c for g, c in pruned),
+                   max(paper["pruned_games"] * c for _, c in pruned)))
+    evaluation_games = evaluation_seconds = 0.0
+    for variant, (_, game) in per_variant.items():
+        searched = (len(paper["checkpoints"]) + len(paper["pruned_checkpoints"])) * strategies * paper["games_per_cell"]
+        greedy = (len(paper["checkpoints"]) * strategies * paper["games_per_cell"]
+                  if variant in paper["greedy_variants"] else 0)
+        evaluation_games += searched + greedy
+        evaluation_seconds += searched * game + greedy * game / 2  # a greedy agent's game: one player searches
+    if "Yavalath" in per_variant:
+        evaluation_games += paper["handmade_games"]
+        evaluation_seconds += paper["handmade_games"] * per_variant["Yavalath"][1]
+    stages.append(("evaluation", evaluation_games, evaluation_seconds,
+                   max(game for _, game in per_variant.values())))
+    nominal = 2 * 2 * paper["slowdown_repeats"] * paper["slowdown_seconds"]
+    experiment = FeatureBiasing(Path("/nonexistent"), paper, read_only=True)
+    final_cells = [(v, len(experiment.rule_options(v))) for v in per_variant]
+    final_cells += [("Yavalath", len(experiment.rule_options("Yavalath")))] if "Yavalath" in per_variant else []
+    policies = 2 * len(per_variant) + ("Yavalath" in per_variant)
+    slowdown_jobs = policies + sum(n for _, n in final_cells)
+    stages.append(("slowdowns (nominal)", 0, slowdown_jobs * nominal, slowdown_jobs * nominal))
+    tables = 2 * len([x for x in paper["ludii_seconds"] if x > 0])  # equal time and equal iterations
+    final = [(tables * n * paper["final_games"], per_variant[v][1]) for v, n in final_cells]
+    stages.append(("final comparison (at its cap)", sum(g for g, _ in final), sum(g * c for g, c in final),
+                   max(c for _, c in final)))
+    rows = []
+    for stage, games, cpu, longest in stages:
+        row = {"stage": stage, "games": int(games), "CPU hours": round(cpu / 3600, 1)}
+        for n in cores:
+            row[f"wall hours, {n} cores"] = round(max(cpu / n, longest) / 3600, 1)
+        rows.append(row)
+    total = {"stage": "total", "games": sum(r["games"] for r in rows),
+             "CPU hours": round(sum(r["CPU hours"] for r in rows), 1)}
+    for n in cores:
+        total[f"wall hours, {n} cores"] = round(sum(r[f"wall hours, {n} cores"] for r in rows), 1)
+    table = pd.DataFrame([*rows, total])
+    table.attrs["basis"] = "; ".join(basis)
+    table.attrs["variants"] = len(per_variant)
+    table.attrs["sources"] = sources
+    return table
+
+
+def _final_game_seconds(run: dict, seconds: float) -> dict:
+    """Per variant: (mean seconds, games) of the budget run's stored final games at ``seconds`` of Ludii thinking,
+    equal iterations, default rules, Correlation-based."""
+    evaluations, games = run["evaluations"], run["games"]
+    if not len(evaluations) or "ludii_seconds" not in evaluations or not len(games):
+        return {}
+    cells = evaluations[(evaluations["stage"] == "final_equal_iterations") & (evaluations["rules"] == "default")
+                        & (evaluations["ludii_seconds"] == seconds) & (evaluations["strategy"] == "correlation_based")
+                        & (evaluations["games"] > 0)]
+    out = {}
+    for row in cells.itertuples():
+        mine = games[games["condition_id"] == row.condition_id]
+        if len(mine):
+            out[row.variant] = (float(mine["seconds"].mean()), len(mine))
+    return out
 
 
 # ---- command line: one stage at a time, resuming from the store ---------------------------------------------------
