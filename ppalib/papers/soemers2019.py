@@ -1209,7 +1209,7 @@ COST_METHOD = (
     "Extrapolated, not measured: per variant, a growing-set self-play game costs the mean of the budget run's stored "
     "self-play games of that variant (every strategy; the games' own wall timings in their worker), scaled linearly "
     "from their iterations a move to the paper preset's (Ludii's 5 s for that variant); a variant with no stored "
-    "budget self-play game yet takes the committed quick run's games instead (source column). A pruned-set game "
+    "budget self-play game yet takes the committed quick run's games instead (named under the table). A pruned-set game "
     "costs a growing-set one (an overestimate: 15 features). An evaluation game at the paper's budget costs the "
     "budget run's stored final games of that variant at 5 s, equal iterations, default rules, where there are any "
     "(their own timings), else a self-play game at that budget (both players search; self-play adds the training "

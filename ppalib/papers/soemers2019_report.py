@@ -1011,3 +1011,12 @@ def budget_findings(run: dict) -> str:
                    f"evaluation games at the paper's budget from {sources.get('final games', 0)} variants' stored "
                    f"final games, the others from self-play.")
     return "\n".join(f"- {line}" for line in out)
+
+
+def budget_cost_note(run: dict) -> str:
+    """Markdown under the paper preset's cost table: how it is extrapolated and the stored games behind each
+    variant's per-game cost."""
+    cost = run.get("paper_cost", pd.DataFrame())
+    if not len(cost):
+        return "*No stored self-play game to extrapolate the paper preset's cost from.*"
+    return f"*How:* {run['cost_method']}\n\n*The games behind each variant's cost:* {cost.attrs.get('basis', '')}."
