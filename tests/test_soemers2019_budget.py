@@ -318,3 +318,22 @@ def test_the_paper_cost_is_extrapolated_linearly_in_iterations_from_the_stored_s
     assert cost.attrs["sources"] == {"final games": 0, "budget run": 10}
     # 16 agent and rule cells (10 default, 3 swap, 8-piece Teeko, the hand-made agent twice), two tables, one 5 s
     assert cost.loc["final comparison (at its cap)", "games"] == 2 * 16 * paper["final_games"]
+
+
+def test_claims_change_sets_the_watched_claims_first_and_never_calls_an_untested_claim_changed():
+    from ppalib.papers import soemers2019_report as report
+
+    def claims(verdicts):
+        return pd.DataFrame([{"claim_id": c, "variant": v, "claim": f"{c} {v}", "ours": "x", "verdict": verdict}
+                             for (c, v), verdict in verdicts.items()])
+    before = claims({("significant_gain", "Othello"): "upheld", ("no_change", "Gomoku"): "not upheld",
+                     ("significantly_worse", "Yavalath"): "not upheld",
+                     ("greedy_competitive", "Breakthrough"): "higher than the paper"})
+    after = claims({("significant_gain", "Othello"): "upheld", ("no_change", "Gomoku"): "upheld",
+                    ("significantly_worse", "Yavalath"): "not upheld",
+                    ("greedy_competitive", "Breakthrough"): report.NO_DATA})
+    table = report.claims_change(before, after)
+    assert [tuple(r) for r in table[["claim_id", "variant"]].to_numpy()[:3]] == list(report.WATCHED_CLAIMS)
+    changed = table.set_index("variant")["changed"]
+    assert changed.to_dict() == {"Gomoku": "yes", "Yavalath": "no", "Breakthrough": "not comparable yet",
+                                 "Othello": "no"}

@@ -1126,7 +1126,7 @@ def budget_run(results_dir=None) -> dict:
     worker);
     ``sizes``: features of each growing-set policy at each checkpoint reached (its stored policy);
     ``evaluations``: ``frames``' evaluation rows (every condition known now: checkpoints reached, final cells whose
-    agent exists; a final cell's games as its ledger counts them);
+    agent exists; a final cell's games as its ledger counts them);  ``slowdowns``: ``frames``' (``slowdowns.csv``);
     ``final_plan``: every final-comparison cell the preset plans, played or not (variant, strategy, Ludii seconds,
     rules, UCT's budget), for both tables;
     ``evaluation_plan``: planned games per evaluation stage (Fig. 4, the greedy agent, Figs. 7-8, the hand-made
@@ -1160,8 +1160,11 @@ def budget_run(results_dir=None) -> dict:
             for checkpoint, policy in record["checkpoints"].items():
                 sizes.append({"variant": variant, "strategy": grown.strategy, "checkpoint": int(checkpoint),
                               "features": _policy_size(experiment.policies_dir, policy)})
-    evaluations = frames(experiment)["evaluations"] if folder.is_dir() else pd.DataFrame(
-        columns=["variant", "strategy", "stage", "checkpoint", "games", "wins", "condition_id", "grown"])
+    stored = frames(experiment) if folder.is_dir() else {}
+    evaluations = stored.get("evaluations", pd.DataFrame(
+        columns=["variant", "strategy", "stage", "checkpoint", "games", "wins", "condition_id", "grown"]))
+    slowdowns = stored.get("slowdowns", pd.DataFrame(
+        columns=["variant", "strategy", "stage", "uct_iterations", "biased_iterations", "slowdown"]))
     final_plan = []
     agents = [(v, "correlation_based") for v in s["variants"] if "correlation_based" in s["strategies"]]
     agents += [("Yavalath", "handmade")] if "Yavalath" in s["variants"] and s["handmade_games"] else []
@@ -1196,7 +1199,7 @@ def budget_run(results_dir=None) -> dict:
     out = {"settings": s, "results_dir": folder, "exists": folder.is_dir(), "runs": pd.DataFrame(runs),
            "sizes": pd.DataFrame(sizes, columns=["variant", "strategy", "checkpoint", "features"]).sort_values(
                ["variant", "strategy", "checkpoint"], ignore_index=True),
-           "evaluations": evaluations, "final_plan": pd.DataFrame(final_plan),
+           "evaluations": evaluations, "slowdowns": slowdowns, "final_plan": pd.DataFrame(final_plan),
            "evaluation_plan": pd.DataFrame(evaluation_plan), "stage_times": stage_times,
            "games": games[["condition_id", "game", "size", "seconds", "plies"]], "cost_method": COST_METHOD,
            "final_first": min(FINAL_FIRST, int(s["final_games"]))}

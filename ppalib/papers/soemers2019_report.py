@@ -881,6 +881,7 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
     ``selfplay``: games stored / planned per run (variant x stage and strategy);
     ``feature_sizes``: features of each growing-set policy at each checkpoint reached;
     ``final_equal_time`` (primary) and ``final_equal_iterations``: ``budget_final_table``;
+    ``claims``: ``claims_table`` of the budget run's games (Fig. 4-8's claims at its checkpoints and budget);
     ``stage_times``: the wall time each stage logged (``stage_times.csv``), calls and hours;
     ``paper_cost``: the paper preset's cost extrapolated from the stored games (``soemers2019.COST_METHOD``)."""
     s = run["settings"]
@@ -939,14 +940,16 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
         stage_times.loc[len(stage_times)] = ["total", int(grouped["size"].sum()), round(grouped["sum"].sum(), 1),
                                              round(grouped["sum"].sum() / 3600, 2)]
     return {"progress": progress, "selfplay": selfplay, "feature_sizes": feature_sizes,
+            "claims": claims_table(run["evaluations"], run.get("slowdowns")),
             "final_equal_time": budget_final_table(run, "final_equal_time"),
             "final_equal_iterations": budget_final_table(run, "final_equal_iterations"),
             "stage_times": stage_times, "paper_cost": run.get("paper_cost", pd.DataFrame())}
 
 
-def budget_findings(run: dict) -> str:
+def budget_findings(run: dict, claims_before: pd.DataFrame | None = None, before_name: str = "quick run") -> str:
     """The numbers the section on the budget run quotes, as Markdown bullets computed from its store (nothing typed
-    in); says so when nothing is stored yet."""
+    in); says so when nothing is stored yet.  ``claims_before``: the claims table of the notebook's own run
+    (``before_name``), whose verdicts for ``WATCHED_CLAIMS`` are set beside the budget run's."""
     from .. import paths
     folder = paths.shown(run["results_dir"])
     if not run["exists"]:
@@ -994,6 +997,21 @@ def budget_findings(run: dict) -> str:
                        + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("as the paper", "not as the paper",
                                                                       "undecided"))
                        + (f"; {named}" if named else "") + ".")
+    claims = status["claims"]
+    tested = claims[claims["verdict"] != NO_DATA]
+    if len(tested):
+        counts = tested["verdict"].value_counts()
+        out.append(f"*The paper's claims on the budget run's games* ({len(tested)} of {len(claims)} testable so far): "
+                   + ", ".join(f"{n} {v}" for v, n in counts.items()) + ".")
+    else:
+        out.append("*The paper's claims on the budget run's games:* none testable yet (no evaluation game stored).")
+    if claims_before is not None:
+        change = claims_change(claims_before, claims, before_name, "budget run")
+        watched = change[[(r.claim_id, r.variant) in WATCHED_CLAIMS for r in change.itertuples()]]
+        if len(watched):
+            out.append("*Claims the budget run revisits:* " + "; ".join(
+                f"{r.variant} ({r.claim_id}): {r[f'verdict, {before_name}']} in the {before_name}, "
+                f"{r['verdict, budget run']} in the budget run" for _, r in watched.iterrows()) + ".")
     times = status["stage_times"]
     if len(times):
         total = times[times["stage"] == "total"].iloc[0]
@@ -1020,3 +1038,27 @@ def budget_cost_note(run: dict) -> str:
     if not len(cost):
         return "*No stored self-play game to extrapolate the paper preset's cost from.*"
     return f"*How:* {run['cost_method']}\n\n*The games behind each variant's cost:* {cost.attrs.get('basis', '')}."
+
+
+#: The claims whose verdicts at the quick run's budget the budget run is meant to revisit (issue 24).
+WATCHED_CLAIMS = (("no_change", "Gomoku"), ("significantly_worse", "Yavalath"), ("greedy_competitive", "Breakthrough"))
+
+
+def claims_change(before: pd.DataFrame, after: pd.DataFrame, before_name: str = "quick run",
+                  after_name: str = "budget run") -> pd.DataFrame:
+    """Two ``claims_table`` results side by side, by (claim, variant): ours and the verdict in each, and whether the
+    verdict changed (a claim untested in either says so, never "changed").  The rows of ``WATCHED_CLAIMS`` (Gomoku,
+    Yavalath, the greedy Breakthrough agent) first."""
+    keys = ["claim_id", "variant"]
+    left = before[keys + ["claim", "ours", "verdict"]].rename(columns={"ours": f"ours, {before_name}",
+                                                                      "verdict": f"verdict, {before_name}"})
+    right = after[keys + ["ours", "verdict"]].rename(columns={"ours": f"ours, {after_name}",
+                                                             "verdict": f"verdict, {after_name}"})
+    table = left.merge(right, on=keys, how="outer")
+    a, b = table[f"verdict, {before_name}"], table[f"verdict, {after_name}"]
+    untested = a.isna() | b.isna() | (a == NO_DATA) | (b == NO_DATA)
+    table["changed"] = np.where(untested, "not comparable yet", np.where(a == b, "no", "yes"))
+    watched = {k: i for i, k in enumerate(WATCHED_CLAIMS)}
+    order = [watched.get((r.claim_id, r.variant), len(watched)) for r in table.itertuples()]
+    return table.assign(_order=order).sort_values("_order", kind="stable").drop(columns="_order").reset_index(
+        drop=True)
