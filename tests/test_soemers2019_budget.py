@@ -337,3 +337,15 @@ def test_claims_change_sets_the_watched_claims_first_and_never_calls_an_untested
     changed = table.set_index("variant")["changed"]
     assert changed.to_dict() == {"Gomoku": "yes", "Yavalath": "no", "Breakthrough": "not comparable yet",
                                  "Othello": "no"}
+
+
+def test_the_notebook_setup_survives_a_ledger_of_grown_final_cells(tmp_path):
+    """The final comparison's ledger (until_decided.csv) is read by ``frames``; ``prepare`` must not hand the staged
+    experiment to ``until_decided.with_ledger`` (made for a plain Experiment), which failed once a cell grew beyond
+    the count it mistook for the cell's (``FeatureBiasing.games_of`` counts self-play games)."""
+    from ppalib.papers import prepare
+    experiment = s.make_experiment(tmp_path, "budget")
+    condition = experiment.conditions[0]
+    (tmp_path / "until_decided.csv").write_text(f"condition_id,planned,games\n{condition.id},16,64\n")
+    setup = prepare(s, "budget", results_dir=str(tmp_path))
+    assert isinstance(setup.experiment, s.FeatureBiasing) and setup.results_dir == tmp_path

@@ -380,8 +380,12 @@ def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> Note
         if _all_stored(in_committed):
             experiment, results_dir, reads_committed = in_committed, in_committed.results_dir, True
     check_stored_seed(experiment)
+    from ..experiments import Experiment
     from ..until_decided import with_ledger
-    experiment = with_ledger(experiment)  # cells grown by games until decided keep all their games
+    if isinstance(experiment, Experiment):
+        # cells grown by games until decided keep all their games (a staged experiment such as notebook 04's reads
+        # its ledger itself: ``soemers2019.frames``)
+        experiment = with_ledger(experiment)
     return NotebookSetup(settings, experiment, results_dir, figures_dir,
                          committed_results and not checked["results_dir"],
                          committed_figures and not checked["figures_dir"], reads_committed)
