@@ -302,22 +302,35 @@ def test_the_budget_final_tables_judge_stored_cells_and_mark_the_others_not_play
     assert timed["Biased MCTS iterations"].isna().sum() == len(timed) - 1  # no slowdown measured: not set yet
 
 
-def test_the_paper_cost_is_extrapolated_linearly_in_iterations_from_the_stored_self_play_games(tmp_path):
+def test_the_paper_cost_grows_only_the_search_of_the_stored_games_to_ludiis_iterations(tmp_path):
+    """Self-play at the paper's budget B: the stored game's seconds plus its plies x (B - 300) x the cost an
+    iteration measured on final-comparison games; an evaluation game: their plies x B x that cost."""
     run = s.budget_run(tmp_path / "absent")
     runs = run["runs"].copy()
     grown = runs["stage"] == "growing"
-    runs.loc[grown, "games stored"] = 10
-    runs.loc[grown, "seconds a game"] = 3.0
+    runs.loc[grown, ["games stored", "seconds a game", "plies a game"]] = [10, 3.0, 20.0]
     run["runs"] = runs
-    cost = s.paper_cost_extrapolation(run).set_index("stage")
+    per_iteration, plies = 1e-5, 30
+    run["games"] = pd.DataFrame([{"condition_id": v, "game": g, "size": n, "plies": plies,
+                                  "agent_playouts": s.budget_of(v), "opponent_playouts": s.budget_of(v),
+                                  "seconds": plies * s.budget_of(v) * per_iteration}
+                                 for v, (g, n) in s.VARIANTS.items()])
+    cost = s.paper_cost_extrapolation(run)
+    table = cost.set_index("stage")
     paper = s.settings("paper")
-    expected = sum(200 * 4 * 3.0 * s.budget_of(v) / 300 for v in s.VARIANTS) / 3600
-    assert cost.loc["self-play, growing sets", "CPU hours"] == round(expected, 1)
-    longest_run = max(200 * 3.0 * s.budget_of(v) / 300 for v in s.VARIANTS) / 3600
-    assert cost.loc["self-play, growing sets", "wall hours, 16 cores"] == round(max(expected / 16, longest_run), 1)
-    assert cost.attrs["sources"] == {"final games": 0, "budget run": 10}
+    selfplay = {v: 3.0 + 20 * (s.budget_of(v) - 300) * per_iteration for v in s.VARIANTS}
+    evaluation = {v: plies * s.budget_of(v) * per_iteration for v in s.VARIANTS}
+    assert table.loc["self-play, growing sets", "CPU hours"] == round(800 * sum(selfplay.values()) / 3600, 1)
+    longest_run = 200 * max(selfplay.values()) / 3600
+    assert table.loc["self-play, growing sets", "wall hours, 16 cores"] == round(
+        max(800 * sum(selfplay.values()) / 3600 / 16, longest_run), 1)
+    searching = (5 + 5) * 4 * paper["games_per_cell"]        # checkpoints and pruned checkpoints, four strategies
+    greedy = 5 * 4 * paper["games_per_cell"]
+    expected = sum(searching * e + greedy * e / 2 for e in evaluation.values()) + 200 * evaluation["Yavalath"]
+    assert table.loc["evaluation", "CPU hours"] == round(expected / 3600, 1)
+    assert cost.attrs["sources"] == {"final games": 10, "budget run": 10}
     # 16 agent and rule cells (10 default, 3 swap, 8-piece Teeko, the hand-made agent twice), two tables, one 5 s
-    assert cost.loc["final comparison (at its cap)", "games"] == 2 * 16 * paper["final_games"]
+    assert table.loc["final comparison (at its cap)", "games"] == 2 * 16 * paper["final_games"]
 
 
 def test_claims_change_sets_the_watched_claims_first_and_never_calls_an_untested_claim_changed():

@@ -1195,13 +1195,14 @@ def budget_run(results_dir=None) -> dict:
     stage_times = pd.read_csv(times_path) if times_path.exists() else pd.DataFrame(
         columns=["stage", "wall_seconds", "finished_at", "machine"])
     games = experiment.store.load() if folder.is_dir() else pd.DataFrame(
-        columns=["condition_id", "seconds", "plies", "game", "size"])
+        columns=["condition_id", "seconds", "plies", "game", "size", "agent_playouts", "opponent_playouts"])
     out = {"settings": s, "results_dir": folder, "exists": folder.is_dir(), "runs": pd.DataFrame(runs),
            "sizes": pd.DataFrame(sizes, columns=["variant", "strategy", "checkpoint", "features"]).sort_values(
                ["variant", "strategy", "checkpoint"], ignore_index=True),
            "evaluations": evaluations, "slowdowns": slowdowns, "final_plan": pd.DataFrame(final_plan),
            "evaluation_plan": pd.DataFrame(evaluation_plan), "stage_times": stage_times,
-           "games": games[["condition_id", "game", "size", "seconds", "plies"]], "cost_method": COST_METHOD,
+           "games": games[["condition_id", "game", "size", "seconds", "plies", "agent_playouts",
+                           "opponent_playouts"]], "cost_method": COST_METHOD,
            "final_first": min(FINAL_FIRST, int(s["final_games"]))}
     out["paper_cost"] = paper_cost_extrapolation(out)
     return out
@@ -1209,24 +1210,25 @@ def budget_run(results_dir=None) -> dict:
 
 #: How ``paper_cost_extrapolation`` extrapolates (shown under its table).
 COST_METHOD = (
-    "Extrapolated, not measured: per variant, a growing-set self-play game costs the mean of the budget run's stored "
-    "self-play games of that variant (every strategy; the games' own wall timings in their worker), scaled linearly "
-    "from their iterations a move to the paper preset's (Ludii's 5 s for that variant); a variant with no stored "
-    "budget self-play game yet takes the committed quick run's games instead (named under the table). A pruned-set "
-    "game costs a growing-set one (an overestimate: 15 features). An evaluation game at the paper's budget costs the "
-    "budget run's stored final games of that variant at 5 s, equal iterations, default rules, where there are any "
-    "(their own timings), else a self-play game at that budget (both players search; self-play adds the training "
-    "step, UCT's search is cheaper: an overestimate); a greedy agent's game half of it (one searching player). "
-    "The final comparison is counted at its cap (every cell to ``final_games``: an upper bound) and the slowdown "
-    "measures at their nominal thinking time. Linear scaling ignores that deeper trees cost more an iteration and "
-    "that games change length with the budget; early self-play games with small feature sets make the mean low "
-    "while a run is partial. Wall time on n cores: per stage, the larger of CPU time / n and its longest "
-    "indivisible job (a self-play run's games are sequential; an evaluation game), summed over the stages.")
+    "Extrapolated, not measured. Per variant, a search's cost an iteration is the median over stored games of their "
+    "seconds over plies x the mean of the two agents' iterations a move: the budget run's final-comparison games "
+    "where it has any (at the budgets the paper preset plays), else its other searching games, else the committed "
+    "quick run's evaluation games (at their budget; the games behind each figure are named under the table). A "
+    "self-play game at the paper preset's iterations (Ludii's 5 s for that variant) costs the budget run's mean "
+    "self-play game of that variant (every strategy; the quick run's where the budget run has none yet) plus its "
+    "mean plies x the extra iterations a move x that cost an iteration: the training, discovery and feature "
+    "updates of a game are kept as measured, only the search grows. An evaluation game costs the plies of the games "
+    "behind the cost an iteration x the budget x that cost (games at a small budget are shorter: an underestimate "
+    "there); a greedy agent's game half of it (one player searches); a pruned-set game a growing-set one (an "
+    "overestimate: 15 features). The final comparison is counted at its cap (every cell to ``final_games``: an upper "
+    "bound), the slowdown measures at their nominal thinking time. Timings are the games' own wall times in their "
+    "worker on a shared machine. Wall time on n cores: per stage, the larger of CPU time / n and its longest "
+    "indivisible job (a self-play run's games are sequential; one game), summed over the stages.")
 
 
 def _quick_selfplay_seconds() -> dict:
-    """Per variant: (mean seconds a growing-set self-play game, its iterations a move, games) in the committed
-    quick run, the fallback of ``paper_cost_extrapolation``."""
+    """Per variant: (mean seconds a growing-set self-play game, mean plies, its iterations a move, games) in the
+    committed quick run, the fallback of ``paper_cost_extrapolation``."""
     out = {}
     quick = FeatureBiasing(paths.RESULTS / NAME, settings("quick"), read_only=True)
     for config in quick.grown_configs():
@@ -1234,44 +1236,74 @@ def _quick_selfplay_seconds() -> dict:
         if record is None:
             continue
         variant = VARIANT_OF[config.game, config.size]
-        seconds = [g["seconds"] for g in record["games"]]
-        old = out.get(variant, ([], config.playouts))
-        out[variant] = (old[0] + seconds, config.playouts)
-    return {v: (float(np.mean(s)), p, len(s)) for v, (s, p) in out.items() if s}
+        seconds, plies, _ = out.get(variant, ([], [], config.playouts))
+        out[variant] = (seconds + [g["seconds"] for g in record["games"]],
+                        plies + [g["plies"] for g in record["games"]], config.playouts)
+    return {v: (float(np.mean(s)), float(np.mean(p)), n, len(s)) for v, (s, p, n) in out.items() if s}
+
+
+def _cost_per_iteration(games: pd.DataFrame, final_budgets: dict) -> dict:
+    """Per variant: (seconds an iteration, median plies, games, which games) from stored searching games (both agents
+    search: ``agent_playouts`` > 1), preferring those at a final budget (``final_budgets``: variant -> UCT budgets)."""
+    if not len(games) or "agent_playouts" not in games:
+        return {}
+    games = games[(games["agent_playouts"] > 1) & (games["plies"] > 0)]
+    out = {}
+    for (game, size), mine in games.groupby(["game", "size"]):
+        variant = VARIANT_OF.get((game, int(size)))
+        if variant is None:
+            continue
+        final = mine[mine["opponent_playouts"].isin(final_budgets.get(variant, ()))]
+        mine, which = (final, "final-comparison games") if len(final) else (mine, "evaluation games")
+        per = mine["seconds"] / (mine["plies"] * (mine["agent_playouts"] + mine["opponent_playouts"]) / 2)
+        out[variant] = (float(per.median()), float(mine["plies"].median()), len(mine), which)
+    return out
 
 
 def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
     """The ``paper`` preset's cost (CPU hours, wall hours on each of ``cores``) per stage, extrapolated from the
-    per-game seconds stored by the budget run (``budget_run``): ``COST_METHOD`` says how.  Rows: one per stage,
-    then the total; columns games, CPU hours, wall hours on n cores, basis (the measured games behind it)."""
+    per-game seconds stored by the budget run (``budget_run``) and, where it has none yet, by the committed quick
+    run: ``COST_METHOD`` says how.  Rows: one per stage, then the total; ``attrs["basis"]`` names the games behind
+    each variant, ``attrs["sources"]`` counts the variants by source."""
     paper = settings("paper")
     runs = run["runs"]
-    measured = {}
+    selfplay = {}
     if len(runs):
         grown = runs[(runs["stage"] == "growing") & (runs["games stored"] > 0)]
         for variant, rows in grown.groupby("variant"):
             weights = rows["games stored"]
-            measured[variant] = (float((rows["seconds a game"] * weights).sum() / weights.sum()),
+            selfplay[variant] = (float((rows["seconds a game"] * weights).sum() / weights.sum()),
+                                 float((rows["plies a game"] * weights).sum() / weights.sum()),
                                  int(rows["playouts"].iloc[0]), int(weights.sum()), "budget run")
-    fallback = _quick_selfplay_seconds()
-    final_games = _final_game_seconds(run, PAPER_SECONDS)
+    quick_selfplay = _quick_selfplay_seconds()
+    finals = {v: {budget_of(v, x) for x in run["settings"]["ludii_seconds"] if x > 0} for v in VARIANTS}
+    searched = _cost_per_iteration(run["games"], finals)
+    quick_games = ResultsStore(paths.RESULTS / NAME).load() if (paths.RESULTS / NAME).is_dir() else pd.DataFrame()
+    quick_searched = _cost_per_iteration(quick_games, {})
     per_variant, basis, sources = {}, [], {"final games": 0}
     for variant in paper["variants"]:
         budget = budget_of(variant, paper["ludii_seconds"][0])
-        if variant in measured:
-            seconds, playouts, count, source = measured[variant]
-        elif variant in fallback:
-            seconds, playouts, count = fallback[variant]
+        if variant in selfplay:
+            seconds, plies, playouts, count, source = selfplay[variant]
+        elif variant in quick_selfplay:
+            seconds, plies, playouts, count = quick_selfplay[variant]
             source = "quick run"
         else:
             continue
-        selfplay = seconds * budget / playouts
-        evaluation = final_games.get(variant, (selfplay, 0))
-        per_variant[variant] = (selfplay, evaluation[0])
+        if variant in searched:
+            per_iteration, eval_plies, games, which = searched[variant]
+            where = f"{games} budget-run {which}"
+        elif variant in quick_searched:
+            per_iteration, eval_plies, games, which = quick_searched[variant]
+            where = f"{games} quick-run {which}"
+        else:
+            continue
         sources[source] = sources.get(source, 0) + 1
-        sources["final games"] += bool(evaluation[1])
-        basis.append(f"{variant}: {count} self-play games at {playouts} ({source})"
-                     + (f", {evaluation[1]} final games at 5 s" if evaluation[1] else ""))
+        sources["final games"] += where.endswith("final-comparison games")
+        per_variant[variant] = (seconds + plies * max(0, budget - playouts) * per_iteration,
+                                eval_plies * budget * per_iteration)
+        basis.append(f"{variant}: {count} self-play games at {playouts} ({source}), cost an iteration "
+                     f"{1e6 * per_iteration:.1f} us from {where}")
     if not per_variant:
         return pd.DataFrame()
     strategies = len(paper["strategies"])
@@ -1284,11 +1316,12 @@ def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
                    max(paper["pruned_games"] * c for _, c in pruned)))
     evaluation_games = evaluation_seconds = 0.0
     for variant, (_, game) in per_variant.items():
-        searched = (len(paper["checkpoints"]) + len(paper["pruned_checkpoints"])) * strategies * paper["games_per_cell"]
+        cells = (len(paper["checkpoints"]) + len(paper["pruned_checkpoints"])) * strategies
+        searching = cells * paper["games_per_cell"]
         greedy = (len(paper["checkpoints"]) * strategies * paper["games_per_cell"]
                   if variant in paper["greedy_variants"] else 0)
-        evaluation_games += searched + greedy
-        evaluation_seconds += searched * game + greedy * game / 2  # a greedy agent's game: one player searches
+        evaluation_games += searching + greedy
+        evaluation_seconds += searching * game + greedy * game / 2  # a greedy agent's game: one player searches
     if "Yavalath" in per_variant:
         evaluation_games += paper["handmade_games"]
         evaluation_seconds += paper["handmade_games"] * per_variant["Yavalath"][1]
@@ -1320,23 +1353,6 @@ def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
     table.attrs["variants"] = len(per_variant)
     table.attrs["sources"] = sources
     return table
-
-
-def _final_game_seconds(run: dict, seconds: float) -> dict:
-    """Per variant: (mean seconds, games) of the budget run's stored final games at ``seconds`` of Ludii thinking,
-    equal iterations, default rules, Correlation-based."""
-    evaluations, games = run["evaluations"], run["games"]
-    if not len(evaluations) or "ludii_seconds" not in evaluations or not len(games):
-        return {}
-    cells = evaluations[(evaluations["stage"] == "final_equal_iterations") & (evaluations["rules"] == "default")
-                        & (evaluations["ludii_seconds"] == seconds) & (evaluations["strategy"] == "correlation_based")
-                        & (evaluations["games"] > 0)]
-    out = {}
-    for row in cells.itertuples():
-        mine = games[games["condition_id"] == row.condition_id]
-        if len(mine):
-            out[row.variant] = (float(mine["seconds"].mean()), len(mine))
-    return out
 
 
 # ---- command line: one stage at a time, resuming from the store ---------------------------------------------------

@@ -1025,9 +1025,9 @@ def budget_findings(run: dict, claims_before: pd.DataFrame | None = None, before
         out.append(f"*The paper preset's cost, extrapolated* (method and per-variant basis under the table): "
                    f"{total['CPU hours']:,.0f} CPU hours, wall hours {walls}; self-play costs of "
                    f"{sources.get('budget run', 0)} variants from the budget run's own games, "
-                   f"{sources.get('quick run', 0)} from the committed quick run's (not in the budget store yet); "
-                   f"evaluation games at the paper's budget from {sources.get('final games', 0)} variants' stored "
-                   f"final games, the others from self-play.")
+                   f"{sources.get('quick run', 0)} from the committed quick run's (none in the budget store yet); "
+                   f"the search's cost an iteration from {sources.get('final games', 0)} variants' stored "
+                   f"final-comparison games, the others' from evaluation games.")
     return "\n".join(f"- {line}" for line in out)
 
 
