@@ -1015,8 +1015,9 @@ def budget_findings(run: dict, claims_before: pd.DataFrame | None = None, before
     times = status["stage_times"]
     if len(times):
         total = times[times["stage"] == "total"].iloc[0]
-        out.append(f"*Stage times logged so far:* {total['wall hours']:.2f} wall hours over {int(total['calls'])} "
-                   f"stage calls (`stage_times.csv`).")
+        calls = int(total["calls"])
+        out.append(f"*Stage times logged so far:* {total['wall hours']:.2f} wall hours over {calls} stage "
+                   f"call{'s' if calls != 1 else ''} (`stage_times.csv`).")
     cost = status["paper_cost"]
     if len(cost):
         total = cost[cost["stage"] == "total"].iloc[0]
