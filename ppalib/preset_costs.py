@@ -258,8 +258,13 @@ def predict_feature_biasing(preset: str, committed: Path, timings: pd.DataFrame,
         evaluation[labels["variant"], labels["strategy"], labels["stage"]].append(condition.id)
     quick = paper.settings("quick")
 
-    def add_evaluation(stage_name, variant, strategy, stage, cells_planned, games_per_cell):
+    def add_evaluation(stage_name, variant, strategy, stage, cells_planned, games_per_cell, fallback=None):
+        """``fallback``: (stage, factor) whose stored games, times factor, stand in when ``stage`` has none."""
         ids = [i for i in evaluation.get((variant, strategy, stage), []) if i in timings.index]
+        factor, note = 1.0, ""
+        if not ids and fallback is not None:
+            ids = [i for i in evaluation.get((variant, strategy, fallback[0]), []) if i in timings.index]
+            factor, note = fallback[1], f" ({fallback[0]} games x {fallback[1]:g}: none of {stage} stored)"
         if not cells_planned or not games_per_cell:
             return
         if not ids:
@@ -267,14 +272,17 @@ def predict_feature_biasing(preset: str, committed: Path, timings: pd.DataFrame,
         rows = timings.loc[ids]
         game, size = paper.VARIANTS[variant]
         add(stage_name, f"{variant}, {strategy}, {stage}", cells_planned * games_per_cell,
-            float(rows["seconds_per_game"].mean()), float(rows["longest"].max()), quick["playouts"], game, size,
-            f"{int(rows['games'].sum())} stored games of {len(ids)} conditions")
+            factor * float(rows["seconds_per_game"].mean()), factor * float(rows["longest"].max()), quick["playouts"],
+            game, size, f"{int(rows['games'].sum())} stored games of {len(ids)} conditions{note}")
 
     for variant in s["variants"]:
         for strategy in s["strategies"]:
             add_evaluation("evaluation", variant, strategy, "grown", len(s["checkpoints"]), s["games_per_cell"])
-            if variant in paper.GREEDY_VARIANTS:
-                add_evaluation("evaluation", variant, strategy, "greedy", len(s["checkpoints"]), s["games_per_cell"])
+            if variant in s["greedy_variants"]:
+                # the quick run played the greedy agent at Breakthrough and Teeko only; elsewhere a greedy game is
+                # costed as half a grown-set evaluation game (one of the two players searches)
+                add_evaluation("evaluation", variant, strategy, "greedy", len(s["checkpoints"]), s["games_per_cell"],
+                               fallback=("grown", 0.5))
             if s["pruned_games"] or s["pruned_checkpoints"]:
                 add_evaluation("evaluation", variant, strategy, "pruned", len(s["pruned_checkpoints"]),
                                s["games_per_cell"])

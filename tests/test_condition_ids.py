@@ -9,7 +9,9 @@ from ppalib import paths
 from ppalib.agents import agent_from_params
 from ppalib.experiments import Condition
 
-STORES = sorted(p for p in (paths.ROOT / "data" / "results").iterdir() if p.is_dir())
+#: Every committed store with games.  A store of a run committed as it grows (notebook 04's budget run,
+#: data/results/soemers2019_budget) may hold only self-play records and policies at first: no games, no ids.
+STORES = sorted(p for p in (paths.ROOT / "data" / "results").iterdir() if p.is_dir() and any(p.glob("*.parquet")))
 # A few ids written out, so that a change of the id function itself (not only of the configs) fails too.
 PINNED = {
     "09921cfe0d94fd70": ("knightthrough", 5, {"alpha": 1.0, "c": 0.4, "k": 1.0, "kind": "ppa", "playouts": 1000},

@@ -28,11 +28,21 @@ each store's ``code_version`` column):
 * soemers2019 replays exactly (its policies are loaded by hash from data/results/soemers2019/policies).
 * future_work (notebook 05's quick run, code 94c4d2be561d8e62, its 10,000-playout column added by commit debe628)
   replays exactly.
+* soemers2019_budget (notebook 04's budget run, committed as it grows: self-play records and policies first, its
+  evaluation and final-comparison games as they are played) replays exactly; its policies are loaded by hash from
+  data/results/soemers2019_budget/policies.  Its final-comparison games at Ludii's 5 s and 2.5 s budgets (thousands
+  to tens of thousands of iterations a move) mostly take over ``MAX_SECONDS`` and are left out by the rule above,
+  as are the larger games' evaluation games at 300 iterations; a store without games yet adds no case.  Its several
+  hundred evaluation cells differ mostly by policy (checkpoint, strategy), so it is sampled (``ONE_PER_SHAPE``): the
+  cheapest condition of each game, agent kind and budgets is replayed, not every condition (their ids are all
+  rebuilt by tests/test_condition_ids.py).
 
 A change that alters random draws must rerun the affected cells in the same change (or add them to ``STALE``
 with the reason).
 """
 from __future__ import annotations
+
+import json
 
 import pandas as pd
 import pytest
@@ -40,12 +50,21 @@ import pytest
 from ppalib import paths
 from ppalib.experiments import play_game, stored_condition
 
-PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019", "future_work")
+PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019", "future_work", "soemers2019_budget")
 MAX_SECONDS = 3.0
 SECOND_SECONDS = 0.5
 
 #: (paper, game, size, playouts, opponent kind) -> why the stored games do not replay.  Empty today.
 STALE: dict[tuple, str] = {}
+#: Stores replayed one condition per shape (game, size, options, both agents' kinds and budgets): the cheapest.
+ONE_PER_SHAPE = {"soemers2019_budget"}
+
+
+def _shape(games: pd.DataFrame) -> tuple:
+    first = games.iloc[0]
+    agent, opponent = json.loads(first["agent_params"]), json.loads(first["opponent_params"])
+    return (first["game"], int(first["size"]), first["game_options"], agent["kind"], int(first["agent_playouts"]),
+            opponent["kind"], int(opponent["playouts"]), bool(agent.get("biased_playouts", False)))
 
 
 def _samples():
@@ -56,9 +75,15 @@ def _samples():
             continue
         frame = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
         frame = frame.sort_values(["condition_id", "seconds", "game_index"])
-        for condition_id, games in frame.groupby("condition_id", sort=True):
+        shapes_seen = set()
+        by_cost = sorted(frame.groupby("condition_id", sort=True), key=lambda item: item[1]["seconds"].iloc[0])
+        for condition_id, games in (by_cost if paper in ONE_PER_SHAPE else frame.groupby("condition_id", sort=True)):
             if games["seconds"].iloc[0] > MAX_SECONDS:
                 continue
+            if paper in ONE_PER_SHAPE:
+                if _shape(games) in shapes_seen:
+                    continue
+                shapes_seen.add(_shape(games))
             sample = games.head(2)
             sample = sample.head(1) if len(sample) < 2 or sample["seconds"].iloc[1] > SECOND_SECONDS else sample
             first = sample.iloc[0]

@@ -78,10 +78,28 @@ def test_every_game_the_quick_preset_plans_is_committed_so_reproduce_plays_none(
     assert not unfinished
 
 
-def test_the_budget_run_goes_to_its_own_folder_never_into_the_committed_one():
+def test_the_budget_run_goes_to_its_own_committed_folder_never_into_quicks():
+    budget = paths.RESULTS / f"{s.NAME}_budget"
     assert s.results_folder("quick") == paths.RESULTS / s.NAME
-    assert s.results_folder("budget") == paths.OUTPUT / "budget" / "results" / s.NAME
+    assert s.results_folder("budget") == budget
+    # a stage run for some strategies or variants first (as the integrator runs it) shares the folder
+    assert s.results_folder("budget", strategies=["correlation_based"]) == budget
+    assert s.results_folder("budget", variants=["Teeko", "Othello"]) == budget
+    # a session's CPU budget moves no folder, at either committed preset
+    assert s.results_folder("budget", final_cpu_seconds=3600) == budget
+    assert s.results_folder("quick", final_cpu_seconds=3600) == paths.RESULTS / s.NAME
+    # any other parameter does
+    assert s.results_folder("budget", playouts=400) == paths.OUTPUT / "budget" / "results" / s.NAME
+    assert s.results_folder("budget", final_games=100) == paths.OUTPUT / "budget" / "results" / s.NAME
     assert s.results_folder("quick", playouts=400) == paths.OUTPUT / "quick" / "results" / s.NAME
+    assert s.results_folder("paper") == paths.OUTPUT / "paper" / "results" / s.NAME
+
+
+def test_the_budget_preset_writes_no_committed_figures():
+    from ppalib.papers import prepare
+    setup = prepare(s, "budget")
+    assert setup.committed_results and not setup.committed_figures
+    assert setup.figures_dir == paths.OUTPUT / "budget" / "figures" / "04_feature_biasing_2019"
 
 
 def test_equal_time_gives_biased_mcts_the_budget_over_its_stored_slowdown(tmp_path):
@@ -165,3 +183,182 @@ def test_findings_quote_the_stored_numbers():
     pruned = rates[rates["stage"] == "pruned"]
     gap = max(abs(r.win_rate - grown[(r.variant, r.strategy)]) for r in pruned.itertuples())
     assert f"by up to {gap:.1f} points" in text
+
+
+def _teeko_final_experiment(tmp_path, **overrides):
+    """A smoke experiment whose Teeko Correlation-based run is 'finished' with a zero-weight atomic policy (no game
+    played), so that its final-comparison cells exist."""
+    experiment = s.make_experiment(tmp_path, "smoke", variants=["Teeko"], strategies=["correlation_based"],
+                                   handmade_games=0, ludii_seconds=[0.002], **overrides)
+    config = next(c for c in experiment.grown_configs())
+    experiment.selfplay_dir.mkdir(parents=True)
+    from ppalib.features.artefact import LinearPolicy
+    from ppalib.training.selfplay import initial_feature_set
+    game = config.make_game()
+    policy = LinearPolicy.from_set(game, initial_feature_set(game), [0.0] * len(initial_feature_set(game)))
+    policy.save(experiment.policies_dir)
+    (experiment.selfplay_dir / f"{config.run_id}.json").write_text(json.dumps(
+        {"games_done": config.games, "checkpoints": {str(config.games): policy.content_hash}}))
+    return experiment
+
+
+def test_final_cpu_seconds_bounds_this_calls_growth_on_top_of_what_earlier_sessions_spent(tmp_path, monkeypatch):
+    import ppalib.until_decided as until_decided
+    rules = []
+    monkeypatch.setattr(until_decided, "run_until_decided", lambda exp, cells, undecided, rule, *a, **k:
+                        rules.append(rule))
+    s.run_final(_teeko_final_experiment(tmp_path / "a"), "serial", progress=False)
+    s.run_final(_teeko_final_experiment(tmp_path / "b", final_cpu_seconds=60), "serial", progress=False)
+    assert rules[0].cpu_seconds is None                       # no bound unless asked
+    assert rules[1].cpu_seconds == 60.0                       # nothing grown yet: the session's 60 s
+    monkeypatch.setattr(s, "final_growth_seconds", lambda experiment: 25.0)
+    s.run_final(_teeko_final_experiment(tmp_path / "c", final_cpu_seconds=60), "serial", progress=False)
+    assert rules[2].cpu_seconds == 85.0                       # 25 s spent by earlier sessions, 60 s more now
+    with pytest.raises(ValueError, match="final_cpu_seconds"):
+        s.settings("budget", final_cpu_seconds=-1)
+
+
+def test_final_cpu_seconds_changes_no_condition_id(tmp_path):
+    plain = _teeko_final_experiment(tmp_path / "a")
+    bounded = _teeko_final_experiment(tmp_path / "b", final_cpu_seconds=60)
+    assert [c.id for _, c in plain.labelled_conditions()] == [c.id for _, c in bounded.labelled_conditions()]
+    assert [c.id for _, c in plain.final_conditions()]
+    assert s.final_growth_seconds(plain) == 0.0               # nothing stored: nothing spent
+
+
+# ---- the budget run so far (the notebook's section, read from a partial store) ----------------------------------
+def _partial_budget_store(folder, games_done=30):
+    """A budget-preset store holding only an unfinished Teeko Correlation-based self-play record (checkpoints 1 and
+    25 reached, zero-weight atomic policies) and a stage-times log: what a first session commits."""
+    experiment = s.make_experiment(folder, "budget")
+    config = next(c for c in experiment.grown_configs() if c.game == "teeko" and c.strategy == "correlation_based")
+    from ppalib.features.artefact import LinearPolicy
+    from ppalib.training.selfplay import initial_feature_set
+    game = config.make_game()
+    atomic = initial_feature_set(game)
+    policy = LinearPolicy.from_set(game, atomic, [0.0] * len(atomic))
+    policy.save(experiment.policies_dir)
+    experiment.selfplay_dir.mkdir(parents=True)
+    games = [{"game": i + 1, "features": len(atomic), "plies": 20, "seconds": 2.0, "winner": 0}
+             for i in range(games_done)]
+    (experiment.selfplay_dir / f"{config.run_id}.json").write_text(json.dumps(
+        {"games_done": games_done, "checkpoints": {"1": policy.content_hash, "25": policy.content_hash},
+         "config": {}, "games": games, "run_id": config.run_id}))
+    pd.DataFrame([{"stage": "self-play, growing sets", "wall_seconds": 7200.0, "finished_at": "x", "machine": "m"}]
+                 ).to_csv(folder / "stage_times.csv", index=False)
+    return len(atomic)
+
+
+def test_the_budget_run_status_of_an_absent_store_plans_everything_and_plays_nothing(tmp_path):
+    from ppalib.papers import soemers2019_report as report
+    run = s.budget_run(tmp_path / "absent")
+    status = report.budget_run_status(run)
+    assert not (tmp_path / "absent").exists()                           # reading creates nothing
+    assert (status["progress"]["games stored"] == 0).all()
+    assert status["progress"]["games planned"].sum() > 0
+    for stage in report.FINAL_STAGES:
+        table = status[stage]
+        assert len(table) == 2 * 16 and set(table["verdict"]) == {report.NOT_PLAYED}   # 5 s and 2.5 s
+    assert "Nothing of the budget run is stored yet" in report.budget_findings(run)
+
+
+def test_the_budget_run_status_reads_a_partial_store_without_writing_into_it(tmp_path):
+    from ppalib.papers import soemers2019_report as report
+    size = _partial_budget_store(tmp_path, games_done=30)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    run = s.budget_run(tmp_path)
+    status = report.budget_run_status(run)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before   # no policy saved by reading
+    row = status["progress"].set_index(["stage", "part"]).loc[("self-play, growing sets", "Correlation-based")]
+    assert (row["games stored"], row["games planned"], row["done"], row["started"]) == (30, 2000, 0, 1)
+    sizes = status["feature_sizes"].set_index("variant")
+    assert sizes.loc["Teeko", "after 25 games"] == size and pd.isna(sizes.loc["Teeko", "after 50 games"])
+    assert status["selfplay"].set_index("variant").loc["Teeko", "growing, Correlation-based"] == "30 / 200"
+    assert status["stage_times"].set_index("stage").loc["total", "wall hours"] == 2.0
+    text = report.budget_findings(run)
+    assert f"Teeko {size} after 25 games" in text and "30 of 2,000 games" in text
+    assert "not played yet" in text
+
+
+def test_the_budget_final_tables_judge_stored_cells_and_mark_the_others_not_played(tmp_path):
+    from ppalib.papers import soemers2019_report as report
+    run = s.budget_run(tmp_path / "absent")
+    budget = s.budget_of("Gomoku", 5.0)
+    rows = [dict(variant="Gomoku", strategy="correlation_based", stage=stage, checkpoint=200, games=100, wins=95.0,
+                 condition_id=f"g{stage}", ludii_seconds=5.0, budget=budget, biased_budget=budget // 4,
+                 rules="default", grown=False) for stage in report.FINAL_STAGES]
+    run["evaluations"] = pd.DataFrame(rows)
+    for stage in report.FINAL_STAGES:
+        table = report.budget_final_table(run, stage)
+        gomoku = table[(table["variant"] == "Gomoku") & (table["Ludii seconds"] == 5.0)].iloc[0]
+        assert (gomoku["games"], gomoku["ours"], gomoku["paper"]) == (100, "higher", "level")
+        assert gomoku["verdict"] == "not as the paper"
+        from statsmodels.stats.proportion import proportion_confint
+        low, high = proportion_confint(95, 100, method="beta")            # Clopper-Pearson, as the verdict's
+        assert gomoku["95% interval"] == f"[{100 * low:.1f}, {100 * high:.1f}]"
+        assert (table["verdict"] == report.NOT_PLAYED).sum() == len(table) - 1
+    timed = report.budget_final_table(run, "final_equal_time")
+    assert timed.loc[timed["variant"] == "Gomoku", "Biased MCTS iterations"].iloc[0] == budget // 4
+    assert timed["Biased MCTS iterations"].isna().sum() == len(timed) - 1  # no slowdown measured: not set yet
+
+
+def test_the_paper_cost_grows_only_the_search_of_the_stored_games_to_ludiis_iterations(tmp_path):
+    """Self-play at the paper's budget B: the stored game's seconds plus its plies x (B - 300) x the cost an
+    iteration measured on final-comparison games; an evaluation game: their plies x B x that cost."""
+    run = s.budget_run(tmp_path / "absent")
+    runs = run["runs"].copy()
+    grown = runs["stage"] == "growing"
+    runs.loc[grown, ["games stored", "seconds a game", "plies a game"]] = [10, 3.0, 20.0]
+    run["runs"] = runs
+    per_iteration, plies = 1e-5, 30
+    run["games"] = pd.DataFrame([{"condition_id": v, "game": g, "size": n, "plies": plies,
+                                  "agent_playouts": s.budget_of(v), "opponent_playouts": s.budget_of(v),
+                                  "seconds": plies * s.budget_of(v) * per_iteration}
+                                 for v, (g, n) in s.VARIANTS.items()])
+    cost = s.paper_cost_extrapolation(run)
+    table = cost.set_index("stage")
+    paper = s.settings("paper")
+    selfplay = {v: 3.0 + 20 * (s.budget_of(v) - 300) * per_iteration for v in s.VARIANTS}
+    evaluation = {v: plies * s.budget_of(v) * per_iteration for v in s.VARIANTS}
+    assert table.loc["self-play, growing sets", "CPU hours"] == round(800 * sum(selfplay.values()) / 3600, 1)
+    longest_run = 200 * max(selfplay.values()) / 3600
+    assert table.loc["self-play, growing sets", "wall hours, 16 cores"] == round(
+        max(800 * sum(selfplay.values()) / 3600 / 16, longest_run), 1)
+    searching = (5 + 5) * 4 * paper["games_per_cell"]        # checkpoints and pruned checkpoints, four strategies
+    greedy = 5 * 4 * paper["games_per_cell"]
+    expected = sum(searching * e + greedy * e / 2 for e in evaluation.values()) + 200 * evaluation["Yavalath"]
+    assert table.loc["evaluation", "CPU hours"] == round(expected / 3600, 1)
+    assert cost.attrs["sources"] == {"final games": 10, "budget run": 10}
+    # 16 agent and rule cells (10 default, 3 swap, 8-piece Teeko, the hand-made agent twice), two tables, one 5 s
+    assert table.loc["final comparison (at its cap)", "games"] == 2 * 16 * paper["final_games"]
+
+
+def test_claims_change_sets_the_watched_claims_first_and_never_calls_an_untested_claim_changed():
+    from ppalib.papers import soemers2019_report as report
+
+    def claims(verdicts):
+        return pd.DataFrame([{"claim_id": c, "variant": v, "claim": f"{c} {v}", "ours": "x", "verdict": verdict}
+                             for (c, v), verdict in verdicts.items()])
+    before = claims({("significant_gain", "Othello"): "upheld", ("no_change", "Gomoku"): "not upheld",
+                     ("significantly_worse", "Yavalath"): "not upheld",
+                     ("greedy_competitive", "Breakthrough"): "higher than the paper"})
+    after = claims({("significant_gain", "Othello"): "upheld", ("no_change", "Gomoku"): "upheld",
+                    ("significantly_worse", "Yavalath"): "not upheld",
+                    ("greedy_competitive", "Breakthrough"): report.NO_DATA})
+    table = report.claims_change(before, after)
+    assert [tuple(r) for r in table[["claim_id", "variant"]].to_numpy()[:3]] == list(report.WATCHED_CLAIMS)
+    changed = table.set_index("variant")["changed"]
+    assert changed.to_dict() == {"Gomoku": "yes", "Yavalath": "no", "Breakthrough": "not comparable yet",
+                                 "Othello": "no"}
+
+
+def test_the_notebook_setup_survives_a_ledger_of_grown_final_cells(tmp_path):
+    """The final comparison's ledger (until_decided.csv) is read by ``frames``; ``prepare`` must not hand the staged
+    experiment to ``until_decided.with_ledger`` (made for a plain Experiment), which failed once a cell grew beyond
+    the count it mistook for the cell's (``FeatureBiasing.games_of`` counts self-play games)."""
+    from ppalib.papers import prepare
+    experiment = s.make_experiment(tmp_path, "budget")
+    condition = experiment.conditions[0]
+    (tmp_path / "until_decided.csv").write_text(f"condition_id,planned,games\n{condition.id},16,64\n")
+    setup = prepare(s, "budget", results_dir=str(tmp_path))
+    assert isinstance(setup.experiment, s.FeatureBiasing) and setup.results_dir == tmp_path

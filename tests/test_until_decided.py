@@ -164,17 +164,27 @@ def test_the_cpu_budget_stops_the_growth(tmp_path):
     assert len(frame) == 4 and read_ledger(tmp_path).empty
 
 
+#: Stores of runs committed as they grow (store -> why): the ledger is written before a batch is played, so a commit
+#: between two sessions may hold a cell's grown count with only part of its last batch stored.
+IN_PROGRESS = {"soemers2019_budget": "notebook 04's budget run (issue 24), committed across sessions"}
+
+
 @pytest.mark.parametrize("store", sorted(p for p in paths.RESULTS.iterdir() if (p / LEDGER).is_file()) or [None])
 def test_every_committed_ledger_names_stored_cells_with_all_their_games(store):
     """A committed growth is complete: each ledger row is a stored condition with games 0..games-1, more than
-    planned (vacuous until the integrator commits a growth)."""
+    planned (vacuous until the integrator commits a growth).  A run in progress (``IN_PROGRESS``): each ledger row
+    is a stored condition with its planned games 0..planned-1 and no game at or beyond its ledger count."""
     if store is None:
         pytest.skip("no committed ledger yet")
     ledger = read_ledger(store)
     frame = pd.concat([pd.read_parquet(p, columns=["condition_id", "game_index"]) for p in store.glob("*.parquet")])
     for cid, row in ledger.iterrows():
         indices = set(frame.loc[frame["condition_id"] == cid, "game_index"])
-        assert row["games"] > row["planned"] and set(range(row["games"])) <= indices, cid
+        assert row["games"] > row["planned"], cid
+        if store.name in IN_PROGRESS:
+            assert set(range(row["planned"])) <= indices and max(indices) < row["games"], cid
+        else:
+            assert set(range(row["games"])) <= indices, cid
 
 
 def test_the_cli_dry_run_counts_the_committed_cells_and_plays_nothing(capsys):

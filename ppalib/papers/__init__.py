@@ -6,7 +6,8 @@ Every notebook parameter is declared here (the ones all notebooks share, ``COMMO
 with a message naming it), and each notebook's first code cell calls it through ``notebook_setup``.
 
 Where a notebook writes: only the committed configuration (preset ``quick`` with every experiment parameter at
-its value) reads and writes the committed results ``data/results/<paper>``, and only it with the default style
+its value) reads and writes the committed results ``data/results/<paper>`` (a paper may commit another preset's
+run in a folder of its own: ``committed_results_folder``), and only it with the default style
 and resolution writes the committed ``figures/<notebook>``; anything else goes to ``output/<preset>/results/<paper>``
 (``<paper>-seed<N>`` for a seed other than the preset's: a results folder keeps one seed per condition) and
 ``output/<preset>/figures/<notebook>`` (ignored by git), unless ``results_dir`` / ``figures_dir`` are given.
@@ -320,7 +321,8 @@ class NotebookSetup:
         elif not self.committed_figures:
             note = (" (not the committed configuration: the committed results and figures are left alone)"
                     if not self.committed_results else
-                    " (committed results, other style or resolution: the committed figures are left alone)")
+                    " (committed results; figures of another preset, style or resolution: the committed figures "
+                    "are left alone)")
         return f"results in {self.results_dir}; figures and tables in {self.figures_dir}{note}"
 
 
@@ -355,15 +357,16 @@ def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> Note
                          f"use executor='process' or 'dask', or leave workers None")
     overrides = {name: full[name] for name in paper.PARAMETERS}
     settings = paper.settings(preset, **overrides)
-    committed_results = preset == COMMITTED_PRESET and _without_growth(settings) == _without_growth(
-        paper.settings(COMMITTED_PRESET))
-    committed_figures = committed_results and all(checked[n] == COMMON[n].default for n in ("style", "dpi"))
+    committed_folder = committed_results_folder(paper, preset, settings)
+    committed_results = committed_folder is not None
+    committed_figures = (preset == COMMITTED_PRESET and committed_results
+                         and all(checked[n] == COMMON[n].default for n in ("style", "dpi")))
     notebook = notebook_of(paper)
     # Another seed than the preset's gets its own folder: a folder keeps one seed per condition.
     own_seed = settings["seed"] != paper.settings(preset)["seed"]
     stem = f"{paper.NAME}-seed{settings['seed']}" if own_seed else paper.NAME
     results_dir = Path(checked["results_dir"]) if checked["results_dir"] else (
-        paths.RESULTS / paper.NAME if committed_results else paths.OUTPUT / preset / "results" / stem)
+        paths.RESULTS / committed_folder if committed_results else paths.OUTPUT / preset / "results" / stem)
     figures_dir = Path(checked["figures_dir"]) if checked["figures_dir"] else (
         paths.FIGURES / notebook if committed_figures else paths.OUTPUT / preset / "figures" / notebook)
     for name, folder in (("results_dir", results_dir), ("figures_dir", figures_dir)):
@@ -377,15 +380,42 @@ def prepare(paper: ModuleType, preset: str = COMMITTED_PRESET, **values) -> Note
         if _all_stored(in_committed):
             experiment, results_dir, reads_committed = in_committed, in_committed.results_dir, True
     check_stored_seed(experiment)
+    from ..experiments import Experiment
     from ..until_decided import with_ledger
-    experiment = with_ledger(experiment)  # cells grown by games until decided keep all their games
+    if isinstance(experiment, Experiment):
+        # cells grown by games until decided keep all their games (a staged experiment such as notebook 04's reads
+        # its ledger itself: ``soemers2019.frames``)
+        experiment = with_ledger(experiment)
     return NotebookSetup(settings, experiment, results_dir, figures_dir,
                          committed_results and not checked["results_dir"],
                          committed_figures and not checked["figures_dir"], reads_committed)
 
 
-def _without_growth(settings: dict) -> dict:
-    return {name: value for name, value in settings.items() if name not in UNTIL_DECIDED}
+def committed_results_folder(paper: ModuleType, preset: str, settings: dict) -> str | None:
+    """The folder under ``data/results`` that holds the committed results of ``preset`` at ``settings``, or None.
+
+    The committed preset (``COMMITTED_PRESET``) at its own parameters: ``data/results/<paper>``.  A paper may commit
+    the run of another preset too (``COMMITTED_FOLDERS``, preset -> folder name: notebook 04's ``budget`` run,
+    committed as it grows over several sessions): that preset at its own parameters, or with only the lists
+    ``COMMITTED_SUBSETS`` narrowed to a subset of the preset's (a stage run for some strategies or variants
+    first: a condition id or self-play run id names one cell whatever the grid), reads and writes that folder.
+    Parameters that change no stored game (``UNTIL_DECIDED``; a paper's ``RUN_ONLY`` such as a session's CPU
+    budget) are left out of the comparison."""
+    ignored = set(UNTIL_DECIDED) | set(getattr(paper, "RUN_ONLY", ()))
+
+    def kept(s):
+        return {name: value for name, value in s.items() if name not in ignored}
+    own = paper.settings(preset)
+    if preset == COMMITTED_PRESET:
+        return paper.NAME if kept(settings) == kept(own) else None
+    folder = getattr(paper, "COMMITTED_FOLDERS", {}).get(preset)
+    if folder is None:
+        return None
+    narrowed = set(getattr(paper, "COMMITTED_SUBSETS", ()))
+    same = {k: v for k, v in kept(settings).items() if k not in narrowed} == \
+        {k: v for k, v in kept(own).items() if k not in narrowed}
+    subsets = all(set(settings[k]) <= set(own[k]) for k in narrowed)
+    return folder if same and subsets else None
 
 
 def stopping_rule(settings: dict):

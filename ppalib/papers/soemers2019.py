@@ -41,8 +41,9 @@ quick     the committed run (500 iterations a move for everything, 20 self-play 
           20; 60 evaluation games; the greedy agent at Breakthrough and Teeko, as the paper's Fig. 6; discovery
           capped at 16 instances; equal time as UCT given 500 x the slowdown): ``data/results/soemers2019``, what
           ``reproduce`` replots and notebook 00 reads; every game it plans is stored
-budget    the paper's questions at the Ludii-derived budget on 2 cores, about 3.5 hours (measured costs:
-          ``final_cost_estimate`` and the notebook); it becomes ``quick`` once its run is committed.
+budget    the paper's questions at the Ludii-derived budget on 2 cores, hours over several sessions (measured costs:
+          ``final_cost_estimate`` and the notebook), committed as it grows to ``data/results/soemers2019_budget``
+          (``COMMITTED_FOLDERS``; the notebook's section "the run so far": ``soemers2019_report.budget_run_status``).
           Correlation-based self-play to 200 games (checkpoints 1, 25, 50, 100, 200), the other strategies to
           50, at ``playouts`` = 300 a move; pruned sets 25 games; 40 evaluation games a checkpoint at 300 (the
           four-strategy comparison, Fig. 7, the greedy agent in all ten games); the final comparison at Ludii's
@@ -126,7 +127,15 @@ PRESETS = {
                   equal_time_games=0, greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS],
                   final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
 }
-DEFAULTS = dict(seed=2019)
+DEFAULTS = dict(seed=2019, final_cpu_seconds=None)
+#: Committed runs of presets other than the committed one (``ppalib.papers.committed_results_folder``): the
+#: ``budget`` run is committed as it grows, over several sessions, to ``data/results/soemers2019_budget`` (the
+#: committed ``quick`` run stays in ``data/results/soemers2019``).  A stage run for some variants or strategies
+#: first (``COMMITTED_SUBSETS``) writes there too: its self-play run ids and condition ids are the full grid's.
+COMMITTED_FOLDERS = {"budget": f"{NAME}_budget"}
+COMMITTED_SUBSETS = ("variants", "strategies")
+#: Parameters that bound one session's work and change no stored game: they never move the results folder.
+RUN_ONLY = ("final_cpu_seconds",)
 PARAMETERS = {
     "variants": Param("choice", many=True, choices=tuple(VARIANTS)),
     "strategies": Param("choice", many=True, choices=STRATEGIES),
@@ -147,6 +156,7 @@ PARAMETERS = {
     "ludii_seconds": number(0.0, 600.0, many=True),
     "final_games": integer(0, 10_000_000),
     "rule_variants": Param("choice", many=True, choices=tuple(RULE_VARIANTS)),
+    "final_cpu_seconds": number(0),
     "seed": SEED,
 }
 
@@ -229,10 +239,13 @@ def biased_agent(playouts: int, policy: str, biased_playouts: bool = False):
 class FeatureBiasing:
     """The experiment: self-play configs, evaluation conditions (known once the policies exist), where it is
     stored.  Quacks like ``ppalib.experiments.Experiment`` where the notebooks' setup needs it (``name``,
-    ``seed``, ``results_dir``, ``store``, ``conditions``, ``planned``)."""
+    ``seed``, ``results_dir``, ``store``, ``conditions``, ``planned``).  ``read_only``: the conditions are built
+    without saving the policies they derive (the hand-made Yavalath set, a policy under a rule variant), so that
+    reading a committed run (``budget_run``) writes nothing into it; the hashes are the same."""
     results_dir: Path
     settings: dict
     name: str = NAME
+    read_only: bool = False
 
     @property
     def seed(self) -> int:
@@ -400,11 +413,14 @@ class FeatureBiasing:
         if not rule_options:
             return policy_hash
         from ..features.artefact import LinearPolicy, load_policy
-        policy = load_policy(policy_hash, [self.policies_dir])
+        handmade = self._handmade if self.read_only else None  # not saved when reading: not in the folder
+        policy = handmade if handmade is not None and handmade.content_hash == policy_hash else load_policy(
+            policy_hash, [self.policies_dir])
         copy = LinearPolicy(policy.game, policy.size, policy.features, policy.theta,
                             (*policy.game_options, *rule_options),
                             f"policy {policy_hash} under the rules {dict(rule_options)}")
-        copy.save(self.policies_dir)
+        if not self.read_only:
+            copy.save(self.policies_dir)
         return copy.content_hash
 
     def final_conditions(self) -> list[tuple[dict, Condition]]:
@@ -458,11 +474,16 @@ class FeatureBiasing:
             out.append((labels, Condition(game, size, agent, uct_opponent(uct_playouts), options)))
         return out
 
-    def handmade_policy(self):
+    @cached_property
+    def _handmade(self):
         from ..features.handmade import yavalath_handmade_policy
         from ..games import make_game
-        policy = yavalath_handmade_policy(make_game("yavalath", 5, ply_cap=MOVE_CAP))
-        policy.save(self.policies_dir)
+        return yavalath_handmade_policy(make_game("yavalath", 5, ply_cap=MOVE_CAP))
+
+    def handmade_policy(self):
+        policy = self._handmade
+        if not self.read_only:
+            policy.save(self.policies_dir)
         return policy
 
     @property
@@ -597,14 +618,34 @@ def final_undecided(cells: pd.DataFrame) -> np.ndarray:
 def run_final(experiment: FeatureBiasing, executor="process", progress: bool = True) -> None:
     """The final comparison, games added until each cell is decided (``final_undecided``) or has ``final_games``
     (``ppalib.until_decided.run_until_decided``: a condition's games are those of index 0..n-1 whatever the
-    rounds, the ledger is written before each batch, so a rerun continues where an interruption stopped)."""
+    rounds, the ledger is written before each batch, so a rerun continues where an interruption stopped).
+
+    ``final_cpu_seconds`` (None: no bound) bounds the CPU seconds this call's growth may spend (the added games' own
+    timings; a batch that would not fit is not started), so that a session stops cleanly and the next one goes
+    on; the first ``FINAL_FIRST`` games of a cell are always played (stop those with an interruption: resumable).
+    It changes no condition and no game: the rounds a later call plays are those the rule would have played."""
     from ..until_decided import StoppingRule, run_until_decided
     exp = final_experiment(experiment)
     if exp is None:
         return
     limit = int(experiment.settings["final_games"])
-    rule = StoppingRule(batch=FINAL_BATCH, cap=max(limit, exp.games_per_condition))
+    budget = experiment.settings.get("final_cpu_seconds")
+    if budget is not None:
+        # the rule counts every game beyond a cell's first ones, earlier sessions' too: this call's budget on top
+        budget = final_growth_seconds(experiment) + float(budget)
+    rule = StoppingRule(batch=FINAL_BATCH, cap=max(limit, exp.games_per_condition), cpu_seconds=budget)
     run_until_decided(exp, [c.id for c in exp.conditions], final_undecided, rule, executor, progress=progress)
+
+
+def final_growth_seconds(experiment: FeatureBiasing) -> float:
+    """CPU seconds (the games' own timings) the final comparison's growth has spent so far: its stored games beyond
+    each cell's first ``FINAL_FIRST`` (what ``final_cpu_seconds`` bounds, per call)."""
+    from ..until_decided import cell_counts, planned_games
+    exp = final_experiment(experiment)
+    if exp is None or not experiment.results_dir.is_dir():
+        return 0.0
+    stored = experiment.store.load()
+    return cell_counts(stored, planned_games(exp))[1] if len(stored) else 0.0
 
 
 def measure_final_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.DataFrame:
@@ -1057,11 +1098,270 @@ def findings(experiment: FeatureBiasing, frames_: dict) -> str:
     return "\n".join(f"- {line}" for line in out)
 
 
+# ---- the budget run so far: what the notebook's section on it reads ----------------------------------------------
+BUDGET_PRESET = "budget"
+#: The paper preset's cost is extrapolated (``paper_cost_extrapolation``) on these numbers of cores.
+COST_CORES = (2, 16)
+
+
+def budget_folder() -> Path:
+    """The committed home of the ``budget`` run (``COMMITTED_FOLDERS``): ``data/results/soemers2019_budget``."""
+    return paths.RESULTS / COMMITTED_FOLDERS[BUDGET_PRESET]
+
+
+def _policy_size(policies_dir: Path, content_hash: str) -> int | None:
+    """The number of features of a stored policy (read from its JSON: nothing compiled), None if absent."""
+    path = Path(policies_dir) / f"{content_hash}.json"
+    return len(json.loads(path.read_text())["features"]) if path.exists() else None
+
+
+def budget_run(results_dir=None) -> dict:
+    """Everything stored so far of the ``budget`` preset's run (default: its committed folder, ``budget_folder``),
+    read without writing anything (``FeatureBiasing(read_only=True)``), as tidy frames for
+    ``soemers2019_report.budget_run_status`` and ``budget_findings``:
+
+    ``runs``: one row per self-play run the preset plans (growing sets per variant and strategy, then the pruned
+    set of each): games planned and stored (a record written at each checkpoint counts, so an unfinished run shows
+    its progress), checkpoints reached, mean seconds and plies a stored game (the games' own wall timings in their
+    worker);
+    ``sizes``: features of each growing-set policy at each checkpoint reached (its stored policy);
+    ``evaluations``: ``frames``' evaluation rows (every condition known now: checkpoints reached, final cells whose
+    agent exists; a final cell's games as its ledger counts them);  ``slowdowns``: ``frames``' (``slowdowns.csv``);
+    ``final_plan``: every final-comparison cell the preset plans, played or not (variant, strategy, Ludii seconds,
+    rules, UCT's budget), for both tables;
+    ``evaluation_plan``: planned games per evaluation stage (Fig. 4, the greedy agent, Figs. 7-8, the hand-made
+    agent); ``stage_times``: ``stage_times.csv``; ``games``: the stored games (condition, seconds, plies);
+    ``paper_cost``: ``paper_cost_extrapolation`` of it, ``cost_method``: how; ``settings``, ``results_dir``,
+    ``exists``."""
+    folder = Path(results_dir) if results_dir is not None else budget_folder()
+    experiment = FeatureBiasing(folder, settings(BUDGET_PRESET), read_only=True)
+    s = experiment.settings
+    runs, sizes = [], []
+    for grown in experiment.grown_configs():
+        variant = VARIANT_OF[grown.game, grown.size]
+        record = experiment.record_of(grown, partial=True) if folder.is_dir() else None
+        pruned = experiment.pruned_config(grown) if record is not None else None
+        pruned_record = experiment.record_of(pruned, partial=True) if pruned is not None else None
+        for stage, config, rec, planned, checkpoints in (
+                ("growing", grown, record, grown.games, grown.checkpoints),
+                ("pruned", pruned, pruned_record, s["pruned_games"], tuple(s["pruned_checkpoints"]))):
+            if not planned:
+                continue
+            games = rec["games"] if rec is not None else []
+            runs.append({"variant": variant, "strategy": grown.strategy, "stage": stage,
+                         "playouts": grown.playouts, "games planned": int(planned),
+                         "games stored": int(rec["games_done"]) if rec is not None else 0,
+                         "checkpoints planned": len(checkpoints),
+                         "checkpoints reached": len(rec["checkpoints"]) if rec is not None else 0,
+                         "seconds a game": float(np.mean([g["seconds"] for g in games])) if games else np.nan,
+                         "plies a game": float(np.mean([g["plies"] for g in games])) if games else np.nan,
+                         "run_id": config.run_id if config is not None else ""})
+        if record is not None:
+            for checkpoint, policy in record["checkpoints"].items():
+                sizes.append({"variant": variant, "strategy": grown.strategy, "checkpoint": int(checkpoint),
+                              "features": _policy_size(experiment.policies_dir, policy)})
+    stored = frames(experiment) if folder.is_dir() else {}
+    evaluations = stored.get("evaluations", pd.DataFrame(
+        columns=["variant", "strategy", "stage", "checkpoint", "games", "wins", "condition_id", "grown"]))
+    slowdowns = stored.get("slowdowns", pd.DataFrame(
+        columns=["variant", "strategy", "stage", "uct_iterations", "biased_iterations", "slowdown"]))
+    final_plan = []
+    agents = [(v, "correlation_based") for v in s["variants"] if "correlation_based" in s["strategies"]]
+    agents += [("Yavalath", "handmade")] if "Yavalath" in s["variants"] and s["handmade_games"] else []
+    for stage in ("final_equal_time", "final_equal_iterations"):
+        for seconds in experiment.final_seconds:
+            for variant, strategy in agents:
+                for rules, _ in experiment.rule_options(variant):
+                    final_plan.append({"stage": stage, "variant": variant, "strategy": strategy,
+                                       "ludii_seconds": seconds, "rules": rules,
+                                       "budget": budget_of(variant, seconds)})
+    configs = {(VARIANT_OF[c.game, c.size], c.strategy): c for c in experiment.grown_configs()}
+    evaluation_plan = []
+    for (variant, strategy), config in configs.items():
+        reached = len(config.checkpoints)
+        evaluation_plan.append({"stage": "grown", "variant": variant, "strategy": strategy,
+                                "cells": reached, "games": reached * s["games_per_cell"]})
+        if variant in s["greedy_variants"]:
+            evaluation_plan.append({"stage": "greedy", "variant": variant, "strategy": strategy,
+                                    "cells": reached, "games": reached * s["games_per_cell"]})
+        if s["pruned_games"] or s["pruned_checkpoints"]:
+            n = len(s["pruned_checkpoints"])
+            evaluation_plan.append({"stage": "pruned", "variant": variant, "strategy": strategy,
+                                    "cells": n, "games": n * s["games_per_cell"]})
+    if "Yavalath" in s["variants"] and s["handmade_games"]:
+        evaluation_plan.append({"stage": "handmade", "variant": "Yavalath", "strategy": "handmade", "cells": 1,
+                                "games": s["handmade_games"]})
+    times_path = folder / "stage_times.csv"
+    stage_times = pd.read_csv(times_path) if times_path.exists() else pd.DataFrame(
+        columns=["stage", "wall_seconds", "finished_at", "machine"])
+    games = experiment.store.load() if folder.is_dir() else pd.DataFrame(
+        columns=["condition_id", "seconds", "plies", "game", "size", "agent_playouts", "opponent_playouts"])
+    out = {"settings": s, "results_dir": folder, "exists": folder.is_dir(), "runs": pd.DataFrame(runs),
+           "sizes": pd.DataFrame(sizes, columns=["variant", "strategy", "checkpoint", "features"]).sort_values(
+               ["variant", "strategy", "checkpoint"], ignore_index=True),
+           "evaluations": evaluations, "slowdowns": slowdowns, "final_plan": pd.DataFrame(final_plan),
+           "evaluation_plan": pd.DataFrame(evaluation_plan), "stage_times": stage_times,
+           "games": games[["condition_id", "game", "size", "seconds", "plies", "agent_playouts",
+                           "opponent_playouts"]], "cost_method": COST_METHOD,
+           "final_first": min(FINAL_FIRST, int(s["final_games"]))}
+    out["paper_cost"] = paper_cost_extrapolation(out)
+    return out
+
+
+#: How ``paper_cost_extrapolation`` extrapolates (shown under its table).
+COST_METHOD = (
+    "Extrapolated, not measured. Per variant, a search's cost an iteration is the median over stored games of their "
+    "seconds over plies x the mean of the two agents' iterations a move: the budget run's final-comparison games "
+    "where it has any (at the budgets the paper preset plays), else its other searching games, else the committed "
+    "quick run's evaluation games (at their budget; the games behind each figure are named under the table). A "
+    "self-play game at the paper preset's iterations (Ludii's 5 s for that variant) costs the budget run's mean "
+    "self-play game of that variant (every strategy; the quick run's where the budget run has none yet) plus its "
+    "mean plies x the extra iterations a move x that cost an iteration: the training, discovery and feature "
+    "updates of a game are kept as measured, only the search grows. An evaluation game costs the plies of the games "
+    "behind the cost an iteration x the budget x that cost (games at a small budget are shorter: an underestimate "
+    "there); a greedy agent's game half of it (one player searches); a pruned-set game a growing-set one (an "
+    "overestimate: 15 features). The final comparison is counted at its cap (every cell to ``final_games``: an upper "
+    "bound), the slowdown measures at their nominal thinking time. Timings are the games' own wall times in their "
+    "worker on a shared machine. Wall time on n cores: per stage, the larger of CPU time / n and its longest "
+    "indivisible job (a self-play run's games are sequential; one game), summed over the stages.")
+
+
+def _quick_selfplay_seconds() -> dict:
+    """Per variant: (mean seconds a growing-set self-play game, mean plies, its iterations a move, games) in the
+    committed quick run, the fallback of ``paper_cost_extrapolation``."""
+    out = {}
+    quick = FeatureBiasing(paths.RESULTS / NAME, settings("quick"), read_only=True)
+    for config in quick.grown_configs():
+        record = quick.record_of(config, partial=True)
+        if record is None:
+            continue
+        variant = VARIANT_OF[config.game, config.size]
+        seconds, plies, _ = out.get(variant, ([], [], config.playouts))
+        out[variant] = (seconds + [g["seconds"] for g in record["games"]],
+                        plies + [g["plies"] for g in record["games"]], config.playouts)
+    return {v: (float(np.mean(s)), float(np.mean(p)), n, len(s)) for v, (s, p, n) in out.items() if s}
+
+
+def _cost_per_iteration(games: pd.DataFrame, final_budgets: dict) -> dict:
+    """Per variant: (seconds an iteration, median plies, games, which games) from stored searching games (both agents
+    search: ``agent_playouts`` > 1), preferring those at a final budget (``final_budgets``: variant -> UCT budgets)."""
+    if not len(games) or "agent_playouts" not in games:
+        return {}
+    games = games[(games["agent_playouts"] > 1) & (games["plies"] > 0)]
+    out = {}
+    for (game, size), mine in games.groupby(["game", "size"]):
+        variant = VARIANT_OF.get((game, int(size)))
+        if variant is None:
+            continue
+        final = mine[mine["opponent_playouts"].isin(final_budgets.get(variant, ()))]
+        mine, which = (final, "final-comparison games") if len(final) else (mine, "evaluation games")
+        per = mine["seconds"] / (mine["plies"] * (mine["agent_playouts"] + mine["opponent_playouts"]) / 2)
+        out[variant] = (float(per.median()), float(mine["plies"].median()), len(mine), which)
+    return out
+
+
+def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
+    """The ``paper`` preset's cost (CPU hours, wall hours on each of ``cores``) per stage, extrapolated from the
+    per-game seconds stored by the budget run (``budget_run``) and, where it has none yet, by the committed quick
+    run: ``COST_METHOD`` says how.  Rows: one per stage, then the total; ``attrs["basis"]`` names the games behind
+    each variant, ``attrs["sources"]`` counts the variants by source."""
+    paper = settings("paper")
+    runs = run["runs"]
+    selfplay = {}
+    if len(runs):
+        grown = runs[(runs["stage"] == "growing") & (runs["games stored"] > 0)]
+        for variant, rows in grown.groupby("variant"):
+            weights = rows["games stored"]
+            selfplay[variant] = (float((rows["seconds a game"] * weights).sum() / weights.sum()),
+                                 float((rows["plies a game"] * weights).sum() / weights.sum()),
+                                 int(rows["playouts"].iloc[0]), int(weights.sum()), "budget run")
+    quick_selfplay = _quick_selfplay_seconds()
+    finals = {v: {budget_of(v, x) for x in run["settings"]["ludii_seconds"] if x > 0} for v in VARIANTS}
+    searched = _cost_per_iteration(run["games"], finals)
+    quick_games = ResultsStore(paths.RESULTS / NAME).load() if (paths.RESULTS / NAME).is_dir() else pd.DataFrame()
+    quick_searched = _cost_per_iteration(quick_games, {})
+    per_variant, basis, sources = {}, [], {"final games": 0}
+    for variant in paper["variants"]:
+        budget = budget_of(variant, paper["ludii_seconds"][0])
+        if variant in selfplay:
+            seconds, plies, playouts, count, source = selfplay[variant]
+        elif variant in quick_selfplay:
+            seconds, plies, playouts, count = quick_selfplay[variant]
+            source = "quick run"
+        else:
+            continue
+        if variant in searched:
+            per_iteration, eval_plies, games, which = searched[variant]
+            where = f"{games} budget-run {which}"
+        elif variant in quick_searched:
+            per_iteration, eval_plies, games, which = quick_searched[variant]
+            where = f"{games} quick-run {which}"
+        else:
+            continue
+        sources[source] = sources.get(source, 0) + 1
+        sources["final games"] += where.endswith("final-comparison games")
+        per_variant[variant] = (seconds + plies * max(0, budget - playouts) * per_iteration,
+                                eval_plies * budget * per_iteration)
+        basis.append(f"{variant}: {count} self-play games at {playouts} ({source}), cost an iteration "
+                     f"{1e6 * per_iteration:.1f} us from {where}")
+    if not per_variant:
+        return pd.DataFrame()
+    strategies = len(paper["strategies"])
+    stages = []  # (stage, games, CPU seconds, longest job seconds)
+    grown = [(paper["self_play_games"] * strategies, per_variant[v][0]) for v in per_variant]
+    stages.append(("self-play, growing sets", sum(g for g, _ in grown), sum(g * c for g, c in grown),
+                   max(paper["self_play_games"] * c for _, c in grown)))
+    pruned = [(paper["pruned_games"] * strategies, per_variant[v][0]) for v in per_variant]
+    stages.append(("self-play, pruned sets", sum(g for g, _ in pruned), sum(g * c for g, c in pruned),
+                   max(paper["pruned_games"] * c for _, c in pruned)))
+    evaluation_games = evaluation_seconds = 0.0
+    for variant, (_, game) in per_variant.items():
+        cells = (len(paper["checkpoints"]) + len(paper["pruned_checkpoints"])) * strategies
+        searching = cells * paper["games_per_cell"]
+        greedy = (len(paper["checkpoints"]) * strategies * paper["games_per_cell"]
+                  if variant in paper["greedy_variants"] else 0)
+        evaluation_games += searching + greedy
+        evaluation_seconds += searching * game + greedy * game / 2  # a greedy agent's game: one player searches
+    if "Yavalath" in per_variant:
+        evaluation_games += paper["handmade_games"]
+        evaluation_seconds += paper["handmade_games"] * per_variant["Yavalath"][1]
+    stages.append(("evaluation", evaluation_games, evaluation_seconds,
+                   max(game for _, game in per_variant.values())))
+    nominal = 2 * 2 * paper["slowdown_repeats"] * paper["slowdown_seconds"]
+    experiment = FeatureBiasing(Path("/nonexistent"), paper, read_only=True)
+    final_cells = [(v, len(experiment.rule_options(v))) for v in per_variant]
+    final_cells += [("Yavalath", len(experiment.rule_options("Yavalath")))] if "Yavalath" in per_variant else []
+    policies = 2 * len(per_variant) + ("Yavalath" in per_variant)
+    slowdown_jobs = policies + sum(n for _, n in final_cells)
+    stages.append(("slowdowns (nominal)", 0, slowdown_jobs * nominal, slowdown_jobs * nominal))
+    tables = 2 * len([x for x in paper["ludii_seconds"] if x > 0])  # equal time and equal iterations
+    final = [(tables * n * paper["final_games"], per_variant[v][1]) for v, n in final_cells]
+    stages.append(("final comparison (at its cap)", sum(g for g, _ in final), sum(g * c for g, c in final),
+                   max(c for _, c in final)))
+    rows = []
+    for stage, games, cpu, longest in stages:
+        row = {"stage": stage, "games": int(games), "CPU hours": round(cpu / 3600, 1)}
+        for n in cores:
+            row[f"wall hours, {n} cores"] = round(max(cpu / n, longest) / 3600, 1)
+        rows.append(row)
+    total = {"stage": "total", "games": sum(r["games"] for r in rows),
+             "CPU hours": round(sum(r["CPU hours"] for r in rows), 1)}
+    for n in cores:
+        total[f"wall hours, {n} cores"] = round(sum(r[f"wall hours, {n} cores"] for r in rows), 1)
+    table = pd.DataFrame([*rows, total])
+    table.attrs["basis"] = "; ".join(basis)
+    table.attrs["variants"] = len(per_variant)
+    table.attrs["sources"] = sources
+    return table
+
+
 # ---- command line: one stage at a time, resuming from the store ---------------------------------------------------
 def results_folder(preset: str = "quick", **overrides) -> Path:
     """Where the notebook keeps the results of ``preset`` with ``overrides`` (``ppalib.papers.prepare``): the
-    committed ``data/results/soemers2019`` for the committed preset at its own parameters, else
-    ``output/<preset>/results/soemers2019``, so a run of another preset never mixes into the committed results."""
+    committed ``data/results/soemers2019`` for the committed preset (``quick``) at its own parameters, the
+    committed ``data/results/soemers2019_budget`` for ``budget`` at its own parameters or a subset of its variants
+    and strategies (``COMMITTED_FOLDERS``), else ``output/<preset>/results/soemers2019``, so that no run mixes into
+    another preset's results."""
     from importlib import import_module
     from . import prepare
     paper = import_module(f"{__package__}.{NAME}")  # this module by its name, also when run as __main__
@@ -1072,21 +1372,23 @@ def main(argv=None) -> None:
     """``python -m ppalib.papers.soemers2019 --preset budget --stage selfplay [--stage evaluation ...] [--workers N]
     [--results DIR] [-p key=value ...]``: run the named stages (default: all) of ``preset`` (default ``quick``, the
     committed run: everything is stored, so nothing is played) into ``--results`` (default: the folder the notebook
-    uses at that preset: the committed ``data/results/soemers2019`` for ``quick`` with its own parameters,
-    ``output/<preset>/results/soemers2019`` otherwise, so the ``budget`` run never mixes into the committed
-    results); each resumes from what is stored, so an interrupted command is simply run again.
+    uses at that preset, ``results_folder``: ``data/results/soemers2019`` for ``quick``,
+    ``data/results/soemers2019_budget`` for ``budget``, each at its own parameters, ``output/<preset>/results/
+    soemers2019`` otherwise); each resumes from what is stored, so an interrupted command is simply run again
+    (``-p final_cpu_seconds=N`` bounds a session's growth of the final comparison).
     ``--grown-set-slowdowns LABEL`` measures the paper-size slowdowns instead (``measure_grown_set_slowdowns``)."""
     import argparse
     from . import key_value
     parser = argparse.ArgumentParser(prog="python -m ppalib.papers.soemers2019", description=main.__doc__)
     parser.add_argument("--preset", default="quick", choices=list(PRESETS),
                         help="quick: the committed run (default); budget: the paper's questions at the Ludii-derived "
-                             "budget on 2 cores, about 3.5 hours (it becomes quick once its run is committed); "
+                             "budget on 2 cores, committed as it grows to data/results/soemers2019_budget; "
                              "smoke: seconds; paper: the paper's protocol")
     parser.add_argument("--stage", action="append", choices=STAGES, help="a stage to run (repeatable; default all)")
     parser.add_argument("--results", default=None,
                         help="results folder (default: the notebook's at this preset: data/results/soemers2019 for "
-                             "quick, output/<preset>/results/soemers2019 otherwise)")
+                             "quick, data/results/soemers2019_budget for budget, output/<preset>/results/soemers2019 "
+                             "otherwise)")
     parser.add_argument("--executor", default="process", choices=("process", "serial", "dask"))
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("-p", dest="parameters", action="append", default=[], type=key_value,

@@ -671,33 +671,51 @@ def three_way(wins: float, games: float, grown: bool = False) -> str:
     return "level" if verdict == "reproduced" else verdict
 
 
+def final_interval(wins: float, games: float, grown: bool = False) -> tuple[float, float]:
+    """The 95% interval (percent) behind ``three_way``'s outcome: Clopper-Pearson, or for a cell grown by games until
+    decided the anytime-valid confidence sequence (``report.cell_verdict`` against 50% as a fixed reference)."""
+    from ..report import cell_verdict
+    verdict = cell_verdict(wins, int(games), 50.0, None, anytime=bool(grown))
+    return 50.0 + verdict.ci_low, 50.0 + verdict.ci_high
+
+
+FINAL_COLUMNS = ["variant", "agent", "rules", "Ludii seconds", "UCT iterations", "Biased MCTS iterations", "games",
+                 "win %", "95% interval", "ours", "paper", "verdict"]
+
+
+def _final_row(r) -> dict:
+    """One final-comparison cell (an ``evaluations`` row with games) as a row of ``final_table``."""
+    grown = bool(getattr(r, "grown", False))
+    low, high = final_interval(r.wins, r.games, grown)
+    ours = three_way(r.wins, r.games, grown)
+    paper = "higher" if r.strategy == "handmade" else PAPER_DIRECTION[r.variant]
+    verdict = "undecided" if ours == "undecided" else "as the paper" if ours == paper else "not as the paper"
+    return {"variant": r.variant, "agent": "hand-made features" if r.strategy == "handmade" else
+            f"{_name(r.strategy)}, {int(r.checkpoint)} games", "rules": r.rules,
+            "Ludii seconds": r.ludii_seconds, "UCT iterations": int(r.budget),
+            "Biased MCTS iterations": int(r.biased_budget), "games": int(r.games),
+            "win %": round(100 * r.wins / r.games, 1),
+            "95% interval": f"[{low:.1f}, {high:.1f}]" + (" anytime" if grown else ""),
+            "ours": ours, "paper": paper, "verdict": verdict}
+
+
+def _sorted_final(table: pd.DataFrame) -> pd.DataFrame:
+    order = {v: i for i, v in enumerate(VARIANTS)}
+    return table.sort_values(["Ludii seconds", "variant", "agent", "rules"], ascending=[False, True, True, True],
+                             key=lambda s: s.map(order) if s.name == "variant" else s).reset_index(drop=True)
+
+
 def final_table(evaluations: pd.DataFrame | None, stage: str = "final_equal_time") -> pd.DataFrame:
     """The final comparison at the Ludii budget (``stage``: "final_equal_time", the primary, or
     "final_equal_iterations"): per variant, agent, thinking time and rules, the iterations each agent got, the
-    win rate with its Wilson interval (for reading; the outcome uses ``three_way``'s intervals), the outcome against 50% (``three_way``), the paper's direction
-    (``PAPER_DIRECTION``; the hand-made agent: its 93%, "higher") and whether ours agrees ("as the paper", "not as
-    the paper" once decided, else "undecided")."""
-    columns = ["variant", "agent", "rules", "Ludii seconds", "UCT iterations", "Biased MCTS iterations", "games",
-               "win %", "95% interval", "ours", "paper", "verdict"]
+    win rate with the 95% interval its outcome rests on (``final_interval``: Clopper-Pearson; "anytime" marks the
+    anytime-valid interval of a cell grown by games until decided), the outcome against 50% (``three_way``), the
+    paper's direction (``PAPER_DIRECTION``; the hand-made agent: its 93%, "higher") and whether ours agrees ("as
+    the paper", "not as the paper" once decided, else "undecided")."""
     if evaluations is None or "ludii_seconds" not in evaluations or stage not in set(evaluations["stage"]):
-        return pd.DataFrame(columns=columns)
+        return pd.DataFrame(columns=FINAL_COLUMNS)
     cells = evaluations[(evaluations["stage"] == stage) & (evaluations["games"] > 0)]
-    rows = []
-    for r in cells.itertuples():
-        low, high = wilson_interval(r.wins, r.games)
-        ours = three_way(r.wins, r.games, getattr(r, "grown", False))
-        paper = "higher" if r.strategy == "handmade" else PAPER_DIRECTION[r.variant]
-        verdict = "undecided" if ours == "undecided" else "as the paper" if ours == paper else "not as the paper"
-        rows.append({"variant": r.variant, "agent": "hand-made features" if r.strategy == "handmade" else
-                     f"{_name(r.strategy)}, {int(r.checkpoint)} games", "rules": r.rules,
-                     "Ludii seconds": r.ludii_seconds, "UCT iterations": int(r.budget),
-                     "Biased MCTS iterations": int(r.biased_budget), "games": int(r.games),
-                     "win %": round(100 * r.wins / r.games, 1), "95% interval": f"[{low:.1f}, {high:.1f}]",
-                     "ours": ours, "paper": paper, "verdict": verdict})
-    order = {v: i for i, v in enumerate(VARIANTS)}
-    table = pd.DataFrame(rows, columns=columns)
-    return table.sort_values(["Ludii seconds", "variant", "agent", "rules"], ascending=[False, True, True, True],
-                             key=lambda s: s.map(order) if s.name == "variant" else s).reset_index(drop=True)
+    return _sorted_final(pd.DataFrame([_final_row(r) for r in cells.itertuples()], columns=FINAL_COLUMNS))
 
 
 def final_summary(evaluations: pd.DataFrame | None) -> pd.DataFrame:
@@ -799,3 +817,249 @@ def draw_fig10(policy, count: int = 4):
         ax.set_title(f"learned #{k + 1}: theta = {theta[i]:+.2f}\n{fs[i].to_text()}", fontsize=6)
     fig.tight_layout()
     return fig
+
+
+# ---- the budget run so far (``soemers2019.budget_run``) ------------------------------------------------------
+NOT_PLAYED = "not played yet"
+EVALUATION_STAGE_NAMES = {"grown": "evaluation, growing sets (Fig. 4)", "greedy": "evaluation, greedy agent (Fig. 6)",
+                          "pruned": "evaluation, pruned sets (Figs. 7-8)", "handmade": "evaluation, hand-made Yavalath"}
+
+
+def _runs_progress(runs: pd.DataFrame) -> list[dict]:
+    rows = []
+    if runs.empty:
+        return rows
+    for (stage, strategy), group in runs.groupby(["stage", "strategy"], sort=False):
+        finished = int((group["games stored"] >= group["games planned"]).sum())
+        rows.append({"stage": f"self-play, {stage} sets", "part": _name(strategy), "runs or cells": len(group),
+                     "done": finished, "started": int((group["games stored"] > 0).sum()),
+                     "games planned": int(group["games planned"].sum()),
+                     "games stored": int(group["games stored"].sum())})
+    return rows
+
+
+def budget_final_table(run: dict, stage: str = "final_equal_time") -> pd.DataFrame:
+    """``final_table`` over every final cell the budget preset plans (``run["final_plan"]``): a cell with stored games
+    as there, one without "not played yet" (its Biased MCTS iterations empty until the slowdown that sets them, for
+    equal time, is measured)."""
+    plan = run["final_plan"]
+    evaluations = run["evaluations"]
+    if plan.empty:
+        return pd.DataFrame(columns=FINAL_COLUMNS)
+    plan = plan[plan["stage"] == stage]
+    has_final = len(evaluations) and "ludii_seconds" in evaluations
+    rows = []
+    for cell in plan.itertuples():
+        mine = evaluations[(evaluations["stage"] == stage) & (evaluations["variant"] == cell.variant)
+                           & (evaluations["strategy"] == cell.strategy) & (evaluations["rules"] == cell.rules)
+                           & (evaluations["ludii_seconds"] == cell.ludii_seconds)] if has_final else pd.DataFrame()
+        played = mine[mine["games"] > 0] if len(mine) else mine
+        if len(played):
+            rows.append(_final_row(next(played.itertuples())))
+            continue
+        biased = (int(mine["biased_budget"].iloc[0]) if len(mine) else
+                  int(cell.budget) if stage == "final_equal_iterations" else pd.NA)
+        agent = "hand-made features" if cell.strategy == "handmade" else (
+            f"{_name(cell.strategy)}, {int(run['settings']['self_play_games'])} games")
+        rows.append({"variant": cell.variant, "agent": agent, "rules": cell.rules, "Ludii seconds": cell.ludii_seconds,
+                     "UCT iterations": int(cell.budget), "Biased MCTS iterations": biased, "games": 0,
+                     "win %": np.nan, "95% interval": "", "ours": NOT_PLAYED,
+                     "paper": "higher" if cell.strategy == "handmade" else PAPER_DIRECTION[cell.variant],
+                     "verdict": NOT_PLAYED})
+    table = _sorted_final(pd.DataFrame(rows, columns=FINAL_COLUMNS))
+    table["Biased MCTS iterations"] = table["Biased MCTS iterations"].astype("Int64")
+    return table
+
+
+def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
+    """The tables of the notebook's section on the budget run (``soemers2019.budget_run``), each empty-safe:
+
+    ``progress``: planned against stored, per stage: self-play runs and games per strategy (growing and pruned
+    sets), evaluation cells and games per stage, and the final comparison's cells per table and thinking time (its
+    first games a cell, then up to ``final_games`` until decided);  ``done``: runs finished, evaluation cells with
+    all their games, final cells decided;
+    ``selfplay``: games stored / planned per run (variant x stage and strategy);
+    ``feature_sizes``: features of each growing-set policy at each checkpoint reached;
+    ``final_equal_time`` (primary) and ``final_equal_iterations``: ``budget_final_table``;
+    ``claims``: ``claims_table`` of the budget run's games (Fig. 4-8's claims at its checkpoints and budget);
+    ``stage_times``: the wall time each stage logged (``stage_times.csv``), calls and hours;
+    ``paper_cost``: the paper preset's cost extrapolated from the stored games (``soemers2019.COST_METHOD``)."""
+    s = run["settings"]
+    runs, evaluations, plan = run["runs"], run["evaluations"], run["evaluation_plan"]
+    rows = _runs_progress(runs)
+    for stage, name in EVALUATION_STAGE_NAMES.items():
+        planned = plan[plan["stage"] == stage] if len(plan) else plan
+        if planned is None or not len(planned):
+            continue
+        mine = evaluations[evaluations["stage"] == stage] if len(evaluations) else evaluations
+        rows.append({"stage": name, "part": "every strategy" if stage != "handmade" else "hand-made features",
+                     "runs or cells": int(planned["cells"].sum()),
+                     "done": int((mine["games"] >= (s["handmade_games"] if stage == "handmade" else
+                                                                  s["games_per_cell"])).sum()) if len(mine) else 0,
+                     "started": int((mine["games"] > 0).sum()) if len(mine) else 0,
+                     "games planned": int(planned["games"].sum()),
+                     "games stored": int(mine["games"].sum()) if len(mine) else 0})
+    final_plan = run["final_plan"]
+    first = int(run.get("final_first", 0))
+    for (stage, seconds), cells in (final_plan.groupby(["stage", "ludii_seconds"], sort=False) if len(final_plan)
+                                    else []):
+        table = budget_final_table(run, stage)
+        table = table[table["Ludii seconds"] == seconds]
+        rows.append({"stage": f"final comparison, {FINAL_STAGES[stage]}", "part": f"Ludii {seconds:g} s",
+                     "runs or cells": len(cells), "done": int((table["verdict"] != NOT_PLAYED).sum()
+                                                                            - (table["verdict"] == "undecided").sum()),
+                     "started": int((table["games"] > 0).sum()), "games planned": len(cells) * first,
+                     "games stored": int(table["games"].sum()),
+                     "games at most": len(cells) * int(s["final_games"])})
+    progress = pd.DataFrame(rows, columns=["stage", "part", "runs or cells", "done", "started",
+                                           "games planned", "games stored", "games at most"])
+    progress["games at most"] = progress["games at most"].fillna(progress["games planned"]).astype(int)
+    selfplay = pd.DataFrame()
+    if len(runs):
+        cells = runs.assign(games=runs["games stored"].astype(str) + " / " + runs["games planned"].astype(str),
+                            column=runs["stage"] + ", " + runs["strategy"].map(_name))
+        selfplay = cells.pivot_table(index="variant", columns="column", values="games", aggfunc="first", sort=False)
+        selfplay = selfplay.reindex([v for v in VARIANTS if v in selfplay.index])
+        selfplay.columns.name = None
+        selfplay = selfplay.reset_index()
+    sizes = run["sizes"]
+    feature_sizes = (sizes.pivot_table(index=["variant", "strategy"], columns="checkpoint", values="features",
+                                       aggfunc="first").reindex(columns=list(s["checkpoints"])).astype("Int64")
+                     if len(sizes) else pd.DataFrame())  # a column per planned checkpoint, empty until reached
+    if len(feature_sizes):
+        feature_sizes.columns = [f"after {c} games" for c in feature_sizes.columns]
+        feature_sizes = feature_sizes.reset_index()
+        feature_sizes["strategy"] = feature_sizes["strategy"].map(_name)
+    times = run["stage_times"]
+    stage_times = pd.DataFrame(columns=["stage", "calls", "wall seconds", "wall hours"])
+    if len(times):
+        grouped = times.groupby("stage", sort=False)["wall_seconds"].agg(["size", "sum"]).reset_index()
+        stage_times = pd.DataFrame({"stage": grouped["stage"], "calls": grouped["size"],
+                                    "wall seconds": grouped["sum"].round(1),
+                                    "wall hours": (grouped["sum"] / 3600).round(2)})
+        stage_times.loc[len(stage_times)] = ["total", int(grouped["size"].sum()), round(grouped["sum"].sum(), 1),
+                                             round(grouped["sum"].sum() / 3600, 2)]
+    return {"progress": progress, "selfplay": selfplay, "feature_sizes": feature_sizes,
+            "claims": claims_table(run["evaluations"], run.get("slowdowns")),
+            "final_equal_time": budget_final_table(run, "final_equal_time"),
+            "final_equal_iterations": budget_final_table(run, "final_equal_iterations"),
+            "stage_times": stage_times, "paper_cost": run.get("paper_cost", pd.DataFrame())}
+
+
+def budget_findings(run: dict, claims_before: pd.DataFrame | None = None, before_name: str = "quick run") -> str:
+    """The numbers the section on the budget run quotes, as Markdown bullets computed from its store (nothing typed
+    in); says so when nothing is stored yet.  ``claims_before``: the claims table of the notebook's own run
+    (``before_name``), whose verdicts for ``WATCHED_CLAIMS`` are set beside the budget run's."""
+    from .. import paths
+    folder = paths.shown(run["results_dir"])
+    if not run["exists"]:
+        return f"- *Nothing of the budget run is stored yet* (`{folder}`): every table below says what is planned."
+    status = budget_run_status(run)
+    progress = status["progress"]
+    out = []
+    selfplay = progress[progress["stage"].str.startswith("self-play")]
+    if len(selfplay):
+        parts = "; ".join(f"{r.stage}, {r.part}: {r['games stored']:,} of {r['games planned']:,} games, "
+                          f"{r['done']} of {r['runs or cells']} runs finished"
+                          for _, r in selfplay.iterrows() if r["games stored"] or r.part == _name("correlation_based"))
+        idle = selfplay.groupby("stage", sort=False)["games stored"].apply(lambda g: int((g == 0).sum()))
+        parts += "".join(f"; {stage}: {n} strategies not started" for stage, n in idle.items() if n)
+        out.append(f"*Self-play stored* (`{folder}`): {parts}.")
+    sizes = run["sizes"]
+    if len(sizes):
+        last = sizes.dropna().sort_values("checkpoint").groupby(["variant", "strategy"], sort=False).last()
+        last = last.reset_index()
+        cb = last[last["strategy"] == "correlation_based"]
+        if len(cb):
+            text = ", ".join(f"{r.variant} {int(r.features)} after {int(r.checkpoint)} games"
+                             for r in cb.set_index("variant").reindex(
+                                 [v for v in VARIANTS if v in set(cb["variant"])]).reset_index().itertuples())
+            out.append(f"*Correlation-based feature sets at their last stored checkpoint:* {text} (the paper: "
+                       f"\"hundreds\" after 200 games).")
+    evaluation = progress[progress["stage"].str.startswith("evaluation")]
+    if len(evaluation):
+        out.append(f"*Evaluation games at {int(run['settings']['playouts'])} iterations:* "
+                   f"{int(evaluation['games stored'].sum()):,} of {int(evaluation['games planned'].sum()):,} stored.")
+    for stage, name in FINAL_STAGES.items():
+        table = status[stage]
+        for seconds, cells in table.groupby("Ludii seconds", sort=False) if len(table) else []:
+            played = cells[cells["verdict"] != NOT_PLAYED]
+            if played.empty:
+                out.append(f"*Final comparison, {name}, Ludii {seconds:g} s:* {NOT_PLAYED} ({len(cells)} cells "
+                           f"planned).")
+                continue
+            counts = played["verdict"].value_counts()
+            named = "; ".join(f"{r.variant} ({r.rules}) {r['win %']:.1f}% of {r.games} ({r.ours})"
+                              for _, r in played.iterrows()
+                              if r.variant in ("Gomoku", "Yavalath") and r.agent != "hand-made features")
+            out.append(f"*Final comparison, {name}, Ludii {seconds:g} s:* {len(played)} of {len(cells)} cells "
+                       f"played, {int(played['games'].sum()):,} games; "
+                       + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("as the paper", "not as the paper",
+                                                                      "undecided"))
+                       + (f"; {named}" if named else "") + ".")
+    claims = status["claims"]
+    tested = claims[claims["verdict"] != NO_DATA]
+    if len(tested):
+        counts = tested["verdict"].value_counts()
+        out.append(f"*The paper's claims on the budget run's games* ({len(tested)} of {len(claims)} testable so far): "
+                   + ", ".join(f"{n} {v}" for v, n in counts.items()) + ".")
+    else:
+        out.append("*The paper's claims on the budget run's games:* none testable yet (no evaluation game stored).")
+    if claims_before is not None:
+        change = claims_change(claims_before, claims, before_name, "budget run")
+        watched = change[[(r.claim_id, r.variant) in WATCHED_CLAIMS for r in change.itertuples()]]
+        if len(watched):
+            out.append("*Claims the budget run revisits:* " + "; ".join(
+                f"{r.variant} ({r.claim_id}): {r[f'verdict, {before_name}']} in the {before_name}, "
+                f"{r['verdict, budget run']} in the budget run" for _, r in watched.iterrows()) + ".")
+    times = status["stage_times"]
+    if len(times):
+        total = times[times["stage"] == "total"].iloc[0]
+        calls = int(total["calls"])
+        out.append(f"*Stage times logged so far:* {total['wall hours']:.2f} wall hours over {calls} stage "
+                   f"call{'s' if calls != 1 else ''} (`stage_times.csv`).")
+    cost = status["paper_cost"]
+    if len(cost):
+        total = cost[cost["stage"] == "total"].iloc[0]
+        walls = ", ".join(f"{total[c]:,.0f} on {c.split(', ')[1]}" for c in cost.columns if c.startswith("wall"))
+        sources = cost.attrs.get("sources", {})
+        out.append(f"*The paper preset's cost, extrapolated* (method and per-variant basis under the table): "
+                   f"{total['CPU hours']:,.0f} CPU hours, wall hours {walls}; self-play costs of "
+                   f"{sources.get('budget run', 0)} variants from the budget run's own games, "
+                   f"{sources.get('quick run', 0)} from the committed quick run's (none in the budget store yet); "
+                   f"the search's cost an iteration from {sources.get('final games', 0)} variants' stored "
+                   f"final-comparison games, the others' from evaluation games.")
+    return "\n".join(f"- {line}" for line in out)
+
+
+def budget_cost_note(run: dict) -> str:
+    """Markdown under the paper preset's cost table: how it is extrapolated and the stored games behind each
+    variant's per-game cost."""
+    cost = run.get("paper_cost", pd.DataFrame())
+    if not len(cost):
+        return "*No stored self-play game to extrapolate the paper preset's cost from.*"
+    return f"*How:* {run['cost_method']}\n\n*The games behind each variant's cost:* {cost.attrs.get('basis', '')}."
+
+
+#: The claims whose verdicts at the quick run's budget the budget run is meant to revisit (issue 24).
+WATCHED_CLAIMS = (("no_change", "Gomoku"), ("significantly_worse", "Yavalath"), ("greedy_competitive", "Breakthrough"))
+
+
+def claims_change(before: pd.DataFrame, after: pd.DataFrame, before_name: str = "quick run",
+                  after_name: str = "budget run") -> pd.DataFrame:
+    """Two ``claims_table`` results side by side, by (claim, variant): ours and the verdict in each, and whether the
+    verdict changed (a claim untested in either says so, never "changed").  The rows of ``WATCHED_CLAIMS`` (Gomoku,
+    Yavalath, the greedy Breakthrough agent) first."""
+    keys = ["claim_id", "variant"]
+    left = before[keys + ["claim", "ours", "verdict"]].rename(columns={"ours": f"ours, {before_name}",
+                                                                      "verdict": f"verdict, {before_name}"})
+    right = after[keys + ["ours", "verdict"]].rename(columns={"ours": f"ours, {after_name}",
+                                                             "verdict": f"verdict, {after_name}"})
+    table = left.merge(right, on=keys, how="outer")
+    a, b = table[f"verdict, {before_name}"], table[f"verdict, {after_name}"]
+    untested = a.isna() | b.isna() | (a == NO_DATA) | (b == NO_DATA)
+    table["changed"] = np.where(untested, "not comparable yet", np.where(a == b, "no", "yes"))
+    watched = {k: i for i, k in enumerate(WATCHED_CLAIMS)}
+    order = [watched.get((r.claim_id, r.variant), len(watched)) for r in table.itertuples()]
+    return table.assign(_order=order).sort_values("_order", kind="stable").drop(columns="_order").reset_index(
+        drop=True)
