@@ -258,23 +258,31 @@ def predict_feature_biasing(preset: str, committed: Path, timings: pd.DataFrame,
         evaluation[labels["variant"], labels["strategy"], labels["stage"]].append(condition.id)
     quick = paper.settings("quick")
 
-    def add_evaluation(stage_name, variant, strategy, stage, cells_planned, games_per_cell):
+    def add_evaluation(stage_name, variant, strategy, stage, cells_planned, games_per_cell, stand_in=None):
+        """``stand_in``: the stage whose stored games cost a cell when the quick run stored none of ``stage``."""
         ids = [i for i in evaluation.get((variant, strategy, stage), []) if i in timings.index]
         if not cells_planned or not games_per_cell:
             return
+        basis = ""
+        if not ids and stand_in is not None:
+            ids = [i for i in evaluation.get((variant, strategy, stand_in), []) if i in timings.index]
+            basis = f" of the {stand_in} stage (none of the {stage} stage at {variant}: an upper bound)"
         if not ids:
             raise ValueError(f"no stored evaluation games of {variant}, {strategy}, {stage}")
         rows = timings.loc[ids]
         game, size = paper.VARIANTS[variant]
         add(stage_name, f"{variant}, {strategy}, {stage}", cells_planned * games_per_cell,
             float(rows["seconds_per_game"].mean()), float(rows["longest"].max()), quick["playouts"], game, size,
-            f"{int(rows['games'].sum())} stored games of {len(ids)} conditions")
+            f"{int(rows['games'].sum())} stored games of {len(ids)} conditions{basis}")
 
     for variant in s["variants"]:
         for strategy in s["strategies"]:
             add_evaluation("evaluation", variant, strategy, "grown", len(s["checkpoints"]), s["games_per_cell"])
-            if variant in paper.GREEDY_VARIANTS:
-                add_evaluation("evaluation", variant, strategy, "greedy", len(s["checkpoints"]), s["games_per_cell"])
+            if variant in s["greedy_variants"]:
+                # where the quick run stored no greedy games of a variant, its grown stage's games stand in: an upper
+                # bound (the greedy agent plays the grown policy without searching; its opponent searches as there)
+                add_evaluation("evaluation", variant, strategy, "greedy", len(s["checkpoints"]), s["games_per_cell"],
+                               stand_in="grown")
             if s["pruned_games"] or s["pruned_checkpoints"]:
                 add_evaluation("evaluation", variant, strategy, "pruned", len(s["pruned_checkpoints"]),
                                s["games_per_cell"])

@@ -30,6 +30,7 @@ from numba import njit
 from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, lowest_cell, nth_cell, popcount
+from ._common import before_play_remembers_nothing
 from ._common import (H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
                       S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_TABLES,
                       S_VARIANT, S_ZOBRIST, SPEC_HEADER, apply_ply_cap, finish, uniform_pick)
@@ -208,10 +209,7 @@ def slot_code(spec, state, slot, player, with_context):
     return _code_of(spec, state, slot, player, with_context)
 
 
-@noalloc_jit
-def before_play(spec, state, move, memo):
-    """Nothing to remember: the domino's two cells are known from the move and the mover."""
-    return
+before_play = before_play_remembers_nothing  # the domino's two cells follow from the move and the mover
 
 
 @noalloc_jit
