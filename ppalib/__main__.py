@@ -79,7 +79,7 @@ def _bench(args) -> None:
     if args.playouts < 1 or args.repeats < 1:
         raise ValueError(f"playouts={args.playouts} and repeats={args.repeats} must both be >= 1")
     run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json,
-              profile=args.profile, engines=args.engines)
+              profile=args.profile, engines=args.engines, markdown=args.markdown)
 
 
 def _site(args) -> None:
@@ -182,7 +182,9 @@ def main(argv: list[str] | None = None) -> int:
                         "timings (short measured searches where a budget has none); see ppalib/preset_costs.py")
     b.add_argument("--notebooks", nargs="+", default=None, metavar="NOTEBOOK",
                    help="with --presets: only these notebooks (e.g. 01_ppa_2015)")
-    b.add_argument("--markdown", action="store_true", help="with --presets: the table in markdown (the README's)")
+    b.add_argument("--markdown", action="store_true",
+                   help="with --presets: the table in markdown (the README's); with --engines: also the table of "
+                        "PPA's and PPAF's cost against UCT per game and engine")
     b.add_argument("--detail", action="store_true", help="with --presets: every cell, its cost and its source")
     b.add_argument("--engines", action="store_true",
                    help="also PPA and PPAF with each playout_engine (1: lists, 2: incremental), interleaved with UCT")

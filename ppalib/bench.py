@@ -182,6 +182,32 @@ def measure_engines(name: str, size: int, playouts: int, repeats: int) -> list[d
     return rows
 
 
+#: The issue's target (issue 25): PPA's and PPAF's iterations at most this many times UCT's time.
+ENGINE_TARGET = 2.0
+
+
+def engines_table(rows: list[dict]) -> str:
+    """The ``measure_engines`` rows as a markdown table, one line per game: UCT's iterations/s and each agent's
+    ``cost_vs_uct``, then whether engine 2 meets ``ENGINE_TARGET`` for PPA and PPAF."""
+    games = {}
+    for r in rows:
+        if r["metric"] == "cost_vs_uct" or (r["metric"] == "uct_iterations_per_s" and r["agent"] == "uct"):
+            games.setdefault((r["game"], r["size"]), {})[r["agent"] if r["metric"] == "cost_vs_uct" else "uct"] = \
+                r["value"]
+    agents = [f"{kind}_engine{engine}" for kind, engine in ENGINE_AGENTS]
+    lines = ["| game | board | UCT iterations/s | " + " | ".join(f"{kind.upper()} engine {engine}"
+                                                                 for kind, engine in ENGINE_AGENTS)
+             + f" | engine 2 within {ENGINE_TARGET:g}x (PPA, PPAF) |",
+             "|---|---|---:|" + "---:|" * len(agents) + "---|"]
+    for (name, size), values in games.items():
+        if not all(a in values for a in agents):
+            continue  # measured without --engines
+        within = ", ".join("yes" if values[f"{kind}_engine2"] <= ENGINE_TARGET else "no" for kind in ("ppa", "ppaf"))
+        lines.append(f"| {name} | {board_text(make_game(name, size))} | {values.get('uct', float('nan')):,.0f} | "
+                     + " | ".join(f"{values[a]:.2f}" for a in agents) + f" | {within} |")
+    return "\n".join(lines)
+
+
 _FIRST_MOVES = """
 import time
 start = time.perf_counter()
@@ -213,9 +239,9 @@ def measure_compile(targets: list[tuple[str, int]]) -> list[dict]:
 
 def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, openspiel: bool,
               compile_times: bool, as_json: bool, stream=None, profile: bool = False,
-              engines: bool = False) -> list[dict]:
+              engines: bool = False, markdown: bool = False) -> list[dict]:
     """Measure each game of ``names`` (``name`` or ``name:size``) at ``size``, or at its ``BENCH_SIZES`` size
-    (fixed-board games at their own)."""
+    (fixed-board games at their own); with ``engines`` and ``markdown``, ``engines_table`` after the rows."""
     stream = sys.stdout if stream is None else stream  # looked up per call: sys.stdout may have been replaced
     rows = []
     for name, game_size in bench_targets(names, size):
@@ -237,4 +263,6 @@ def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, o
             rows.append(row)
             print(json.dumps(row) if as_json else f"{row['game']:22s} {row['metric']:28s} {row['value']:>10.2f} s",
                   file=stream, flush=True)
+    if engines and markdown:
+        print(engines_table(rows), file=stream, flush=True)
     return rows

@@ -199,3 +199,14 @@ def test_bench_engines_reports_ppa_and_ppaf_cost_vs_uct_with_each_engine(capsys)
     costs = {r["agent"]: r["value"] for r in rows if r["metric"] == "cost_vs_uct"}
     assert set(costs) == {"ppa_engine1", "ppa_engine2", "ppaf_engine1", "ppaf_engine2"}
     assert all(value > 0 for value in costs.values())
+
+
+def test_bench_engines_markdown_table_has_a_line_per_game_with_each_agents_cost():
+    from ppalib.bench import engines_table
+    rows = [{"game": "hex", "size": 4, "agent": "uct", "metric": "uct_iterations_per_s", "value": 1000.0}]
+    rows += [{"game": "hex", "size": 4, "agent": agent, "metric": "cost_vs_uct", "value": value}
+             for agent, value in (("ppa_engine1", 3.0), ("ppa_engine2", 1.5), ("ppaf_engine1", 4.0),
+                                  ("ppaf_engine2", 2.5))]
+    table = engines_table(rows).splitlines()
+    assert len(table) == 3
+    assert table[2].split(" | ")[3:] == ["3.00", "1.50", "4.00", "2.50", "yes, no |"]

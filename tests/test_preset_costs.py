@@ -101,3 +101,16 @@ def test_wall_time_is_per_stage_the_larger_of_the_shared_work_and_its_longest_jo
     table = preset_table(cells)
     assert table["stored_share"].iloc[0] == pytest.approx(396.0 / 1116.0)
     assert math.isclose(table["cpu_hours"].iloc[0], 1116.0 / 3600)
+
+
+def test_notebook_04_plans_greedy_evaluations_for_exactly_its_presets_greedy_variants():
+    """From the committed quick run (regression: the preset's ``greedy_variants`` list, once read from a renamed
+    module constant, raised AttributeError for the whole notebook)."""
+    from ppalib import paths
+    from ppalib.papers import soemers2019
+    from ppalib.preset_costs import predict_feature_biasing
+    root = Path(paths.RESULTS)
+    cells = predict_feature_biasing("quick", root / "soemers2019", load_timings(root), lambda *args: 1.0)
+    greedy = {cell.label.split(", ")[0] for cell in cells if cell.label.endswith(", greedy")}
+    assert greedy == set(soemers2019.settings("quick")["greedy_variants"])
+    assert any(cell.label.endswith(", grown") for cell in cells)

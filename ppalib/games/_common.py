@@ -99,3 +99,10 @@ def uniform_pick(rng, out, count):
     if count == 0:
         return -1
     return out[random_index(rng, count)]
+
+
+@noalloc_jit
+def before_play_remembers_nothing(spec, state, move, memo):
+    """``before_play`` (the incremental legal set, ``games.contract``) of the games whose ``dirty_slots`` follow
+    from the move and the position after it alone (Hex, Gomoku, Yavalath, Domineering): nothing to remember."""
+    return

@@ -30,6 +30,7 @@ from numba import njit
 from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, lowest_cell, nth_cell, popcount
+from ._common import before_play_remembers_nothing
 from ._common import (H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES,
                       S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN, S_TABLES,
                       S_VARIANT, S_ZOBRIST, SPEC_HEADER, apply_ply_cap, finish, uniform_pick)
@@ -208,17 +209,22 @@ def slot_code(spec, state, slot, player, with_context):
     return _code_of(spec, state, slot, player, with_context)
 
 
-@noalloc_jit
-def before_play(spec, state, move, memo):
-    """Nothing to remember: the domino's two cells are known from the move and the mover."""
-    return
+before_play = before_play_remembers_nothing  # the domino's two cells follow from the move and the mover
+
+
+# The anchors whose code reads a cell, as (row, column) offsets from the cell: a vertical domino anchored at (r, c)
+# covers (r, c) and (r + 1, c) and its context reads (r - 1, c), (r + 2, c), (r, c -+ 1) and (r + 1, c -+ 1), so
+# the vertical anchors reading a cell are the cell less each of those eight offsets; a horizontal one's are the
+# transpose.  The union of both players' (ten offsets) is what a covered cell makes dirty with move context.
+_CONTEXT_READERS_DR = (0, -1, 1, -2, 0, 0, -1, -1, 0, 1)
+_CONTEXT_READERS_DC = (0, 0, 0, 0, 1, -1, 1, -1, -2, -1)
 
 
 @noalloc_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
     """The anchors of the dominoes that covered a cell of the one played: its two cells and the free cells above
-    (vertical) and to the left (horizontal) of them; with ``with_context`` every free anchor up to two rows above and two columns left, one below and one
-    right of either cell (the context of a domino reads its six surrounding cells)."""
+    (vertical) and to the left (horizontal) of them; with ``with_context`` every free anchor whose domino or
+    context reads either cell (``_CONTEXT_READERS_*``: ten per cell, where a 4 x 4 block was fifteen)."""
     n = spec[S_SIZE]
     player = 1 - state[H_TO_MOVE]  # the mover of ``move``
     count = 0
@@ -236,13 +242,12 @@ def dirty_slots(spec, state, move, with_context, memo, out):
                 out[count] = cell - 1
                 count += 1
             continue
-        for dr in range(-2, 2):
-            for dc in range(-2, 2):
-                rr = r + dr
-                cc = c + dc
-                if (dr != 0 or dc != 0) and 0 <= rr < n and 0 <= cc < n and state[H_BOARD + rr * n + cc] == 0:
-                    out[count] = rr * n + cc
-                    count += 1
+        for k in range(1, 10):
+            rr = r + _CONTEXT_READERS_DR[k]
+            cc = c + _CONTEXT_READERS_DC[k]
+            if 0 <= rr < n and 0 <= cc < n and state[H_BOARD + rr * n + cc] == 0:
+                out[count] = rr * n + cc
+                count += 1
     return count
 
 

@@ -28,6 +28,7 @@ from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._cells import (check_flag, list_empty_cells, neighbour_pattern, orthos_table, placement_dirty, rebuild_empties, remove_empty,
                      zobrist_keys)
+from ._common import before_play_remembers_nothing
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish)
@@ -199,10 +200,7 @@ def slot_code(spec, state, slot, player, with_context):
     return _code_of(spec, state, slot, player, with_context)
 
 
-@noalloc_jit
-def before_play(spec, state, move, memo):
-    """Nothing to remember: a placement changes its own cell."""
-    return
+before_play = before_play_remembers_nothing  # a placement changes its own cell
 
 
 @noalloc_jit

@@ -40,6 +40,7 @@ from numba import njit
 from .._noalloc import noalloc_jit
 from .._rng import random_index
 from ._cells import (add_empty, check_flag, list_empty_cells, orthos_table, placement_dirty, rebuild_empties, remove_empty, zobrist_keys)
+from ._common import before_play_remembers_nothing
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish)
@@ -332,10 +333,7 @@ def slot_code(spec, state, slot, player, with_context):
     return _code_of(spec, state, slot, player, with_context)
 
 
-@noalloc_jit
-def before_play(spec, state, move, memo):
-    """Nothing to remember: a placement changes its own cell."""
-    return
+before_play = before_play_remembers_nothing  # a placement changes its own cell
 
 
 @noalloc_jit

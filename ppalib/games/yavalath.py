@@ -33,6 +33,7 @@ from numba import njit
 
 from .._noalloc import noalloc_jit
 from .._rng import random_index
+from ._common import before_play_remembers_nothing
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, apply_ply_cap, finish)
@@ -231,10 +232,7 @@ def slot_code(spec, state, slot, player, with_context):
     return player * NUM_MOVES + slot
 
 
-@noalloc_jit
-def before_play(spec, state, move, memo):
-    """Nothing to remember: a move changes its own cell (SWAP only colours, which no code reads)."""
-    return
+before_play = before_play_remembers_nothing  # a move changes its own cell (SWAP only colours, which no code reads)
 
 
 @noalloc_jit
