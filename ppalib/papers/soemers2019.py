@@ -45,9 +45,10 @@ budget    the paper's questions at the Ludii-derived budget on 2 cores, hours ov
           ``final_cost_estimate`` and the notebook), committed as it grows to ``data/results/soemers2019_budget``
           (``COMMITTED_FOLDERS``; the notebook's section "the run so far": ``soemers2019_report.budget_run_status``).
           Correlation-based self-play to 200 games (checkpoints 1, 25, 50, 100, 200), the other strategies to
-          50, at ``playouts`` = 300 a move; pruned sets 25 games; 40 evaluation games a checkpoint at 300 (the
-          four-strategy comparison, Fig. 7, the greedy agent in all ten games); the final comparison at Ludii's
-          5 s and 2.5 s, up to 200 games a cell
+          50, at ``playouts`` = 300 a move; pruned sets 100 games (the paper's checkpoints 0, 25, 50, 75,
+          100 of Fig. 7; a 15-feature game costs a fifth to a tenth of a growing-set one); 40 evaluation games a
+          checkpoint at 300 (the four-strategy comparison, Fig. 7, the greedy agent in all ten games); the final
+          comparison at Ludii's 5 s and 2.5 s, up to 200 games a cell
 paper     the paper's protocol: every stage at Ludii's 5 s (per variant), 200 self-play games (1, 25, 50, 100,
           200), 100 pruned-set games (0, 25, 50, 75, 100), 200 evaluation games a checkpoint, no cap
 ========  =====================================================================================================
@@ -115,8 +116,8 @@ PRESETS = {
                   slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=100,
                   greedy_variants=list(PAPER_GREEDY_VARIANTS), ludii_seconds=[0], final_games=0, rule_variants=[]),
     "budget": dict(variants=list(VARIANTS), strategies=list(STRATEGIES), self_play_games=200,
-                   other_strategies_games=50, checkpoints=[1, 25, 50, 100, 200], pruned_games=25,
-                   pruned_checkpoints=[0, 25], playouts=300, budget="fixed", games_per_cell=40, handmade_games=40,
+                   other_strategies_games=50, checkpoints=[1, 25, 50, 100, 200], pruned_games=100,
+                   pruned_checkpoints=[0, 25, 50, 75, 100], playouts=300, budget="fixed", games_per_cell=40, handmade_games=40,
                    max_instances=16, slowdown_seconds=0.2, slowdown_repeats=3, equal_time_games=0,
                    greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS, PAPER_SECONDS / 2],
                    final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
