@@ -115,7 +115,11 @@ def test_equal_time_gives_biased_mcts_the_budget_over_its_stored_slowdown(tmp_pa
     (experiment.selfplay_dir / f"{config.run_id}.json").write_text(json.dumps(
         {"games_done": config.games, "checkpoints": {str(config.games): policy.content_hash}}))
     stages = [lab["stage"] for lab, _ in experiment.final_conditions()]
-    assert stages == ["final_equal_iterations", "final_equal_iterations"]  # no slowdown stored yet
+    # no slowdown stored yet: no equal-time cell; the greedy agent plays UCT at each budget
+    assert stages == ["final_greedy", "final_equal_iterations"] * 2
+    greedy = [c for lab, c in experiment.final_conditions() if lab["stage"] == "final_greedy"]
+    assert [c.opponent.playouts for c in greedy] == [s.budget_of("Teeko", 5.0), s.budget_of("Teeko", 2.5)]
+    assert all(c.agent.kind == "greedy" and c.agent.policy == policy.content_hash for c in greedy)
     budget = s.budget_of("Teeko", 5.0)
     pd.DataFrame([dict(variant="Teeko", strategy="correlation_based", policy=policy.content_hash, ludii_seconds=5.0,
                        budget=budget, rules="default", slowdown=3.0)]).to_csv(
@@ -256,9 +260,12 @@ def test_the_budget_run_status_of_an_absent_store_plans_everything_and_plays_not
     assert not (tmp_path / "absent").exists()                           # reading creates nothing
     assert (status["progress"]["games stored"] == 0).all()
     assert status["progress"]["games planned"].sum() > 0
-    for stage in report.FINAL_STAGES:
+    # 5 s and 2.5 s: 16 searching cells (ten variants, the swap and 8-piece variants, the hand-made agent) plus
+    # Gomoku's first checkpoint, and ten greedy cells
+    for stage, cells in (("final_equal_time", 17), ("final_equal_iterations", 17), ("final_greedy", 10)):
         table = status[stage]
-        assert len(table) == 2 * 16 and set(table["verdict"]) == {report.NOT_PLAYED}   # 5 s and 2.5 s
+        assert len(table) == 2 * cells and set(table["verdict"]) == {report.NOT_PLAYED}
+    assert set(report.FINAL_STAGES) == {"final_equal_time", "final_equal_iterations", "final_greedy"}
     assert "Nothing of the budget run is stored yet" in report.budget_findings(run)
 
 
@@ -286,11 +293,12 @@ def test_the_budget_final_tables_judge_stored_cells_and_mark_the_others_not_play
     budget = s.budget_of("Gomoku", 5.0)
     rows = [dict(variant="Gomoku", strategy="correlation_based", stage=stage, checkpoint=200, games=100, wins=95.0,
                  condition_id=f"g{stage}", ludii_seconds=5.0, budget=budget, biased_budget=budget // 4,
-                 rules="default", grown=False) for stage in report.FINAL_STAGES]
+                 rules="default", grown=False) for stage in ("final_equal_time", "final_equal_iterations")]
     run["evaluations"] = pd.DataFrame(rows)
-    for stage in report.FINAL_STAGES:
+    for stage in ("final_equal_time", "final_equal_iterations"):
         table = report.budget_final_table(run, stage)
-        gomoku = table[(table["variant"] == "Gomoku") & (table["Ludii seconds"] == 5.0)].iloc[0]
+        gomoku = table[(table["variant"] == "Gomoku") & (table["Ludii seconds"] == 5.0)
+                       & (table["agent"] == "Correlation-based, 200 games")].iloc[0]
         assert (gomoku["games"], gomoku["ours"], gomoku["paper"]) == (100, "higher", "level")
         assert gomoku["verdict"] == "not as the paper"
         from statsmodels.stats.proportion import proportion_confint
@@ -298,7 +306,9 @@ def test_the_budget_final_tables_judge_stored_cells_and_mark_the_others_not_play
         assert gomoku["95% interval"] == f"[{100 * low:.1f}, {100 * high:.1f}]"
         assert (table["verdict"] == report.NOT_PLAYED).sum() == len(table) - 1
     timed = report.budget_final_table(run, "final_equal_time")
-    assert timed.loc[timed["variant"] == "Gomoku", "Biased MCTS iterations"].iloc[0] == budget // 4
+    played = timed["games"] > 0
+    assert timed.loc[played, "variant"].tolist() == ["Gomoku"]
+    assert timed.loc[played, "Biased MCTS iterations"].iloc[0] == budget // 4
     assert timed["Biased MCTS iterations"].isna().sum() == len(timed) - 1  # no slowdown measured: not set yet
 
 
@@ -329,8 +339,13 @@ def test_the_paper_cost_grows_only_the_search_of_the_stored_games_to_ludiis_iter
     expected = sum(searching * e + greedy * e / 2 for e in evaluation.values()) + 200 * evaluation["Yavalath"]
     assert table.loc["evaluation", "CPU hours"] == round(expected / 3600, 1)
     assert cost.attrs["sources"] == {"final games": 10, "budget run": 10}
-    # 16 agent and rule cells (10 default, 3 swap, 8-piece Teeko, the hand-made agent twice), two tables, one 5 s
-    assert table.loc["final comparison (at its cap)", "games"] == 2 * 16 * paper["final_games"]
+    # 16 agent and rule cells (10 default, 3 swap, 8-piece Teeko, the hand-made agent twice) and Gomoku's first
+    # checkpoint, two tables, one 5 s; ten greedy cells at half a game each
+    assert table.loc["final comparison (at its cap)", "games"] == (2 * 17 + 10) * paper["final_games"]
+    final = (2 * (sum(evaluation.values()) + evaluation["Hex (7x7)"] + 3 * evaluation["Yavalath"]
+                  + evaluation["Hex (11x11)"] + evaluation["Teeko"] + evaluation["Gomoku"])
+             + sum(evaluation.values()) / 2) * paper["final_games"]
+    assert table.loc["final comparison (at its cap)", "CPU hours"] == round(final / 3600, 1)
 
 
 def test_claims_change_sets_the_watched_claims_first_and_never_calls_an_untested_claim_changed():

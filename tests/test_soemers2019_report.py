@@ -130,8 +130,12 @@ def test_smaller_gain_is_tested_against_the_significant_gain_variants_and_can_fa
 
 def test_gomoku_no_change_and_yavalath_worse():
     table = r.claims_table(evaluations({("Yavalath", "grown", None): 60}, default=100), slowdowns())
-    assert verdict(table, "no_change", "Gomoku") == r.UPHELD
+    # "no change" is an equivalence: equal rates over 200 games each cannot show a difference within 10 points
+    # (Newcombe's interval is +-10.1), so it is not decided; over 1,000 games each it is upheld
+    assert verdict(table, "no_change", "Gomoku") == r.NOT_DECIDED
     assert verdict(table, "significantly_worse", "Yavalath") == r.UPHELD
+    big = evaluations(default=100).assign(games=1000, wins=lambda f: f["wins"] * 5)
+    assert verdict(r.claims_table(big, slowdowns()), "no_change", "Gomoku") == r.UPHELD
     table = r.claims_table(evaluations({("Gomoku", "grown", "add_random"): 160,
                                         ("Yavalath", "grown", None): 60, ("Yavalath", "grown", "combine_max"): 95},
                                        default=100), slowdowns())
@@ -177,7 +181,7 @@ def test_final_comparison_verdicts_follow_the_paper_direction():
     rows = [dict(variant=v, strategy="correlation_based", stage=stage, checkpoint=200, games=g, wins=w,
                  condition_id=f"{v}{stage}", ludii_seconds=5.0, budget=1000, biased_budget=400, rules="default",
                  grown=False)
-            for stage in r.FINAL_STAGES
+            for stage in ("final_equal_time", "final_equal_iterations")
             for v, g, w in (("Breakthrough", 100, 90), ("Gomoku", 200, 100), ("Yavalath", 100, 90),
                             ("Teeko", 16, 9))]
     table = r.final_table(pd.DataFrame(rows)).set_index("variant")
@@ -188,6 +192,29 @@ def test_final_comparison_verdicts_follow_the_paper_direction():
     summary = r.final_summary(pd.DataFrame(rows))
     assert set(summary["comparison"]) == {"equal time", "equal iterations"}
     assert (summary[["as the paper", "not as the paper", "undecided"]].sum(axis=1) == 4).all()
+
+
+def test_final_greedy_and_handmade_cells_are_read_against_the_papers_values():
+    rows = [dict(variant=v, strategy=strategy, stage=stage, checkpoint=c, games=g, wins=w,
+                 condition_id=f"{v}{stage}{strategy}", ludii_seconds=5.0, budget=1000, biased_budget=0,
+                 rules="default", grown=False)
+            for v, strategy, stage, c, g, w in (
+                ("Breakthrough", "correlation_based", "final_greedy", 200, 200, 80),   # 40%: the paper's
+                ("Othello", "correlation_based", "final_greedy", 200, 200, 2),         # 1%: "close to 0%"
+                ("Teeko", "correlation_based", "final_greedy", 200, 200, 180),         # 90% against 40%
+                ("Gomoku", "correlation_based", "final_greedy", 200, 100, 30),         # 30% against 0%
+                ("Yavalath", "handmade", "final_equal_time", 0, 200, 186),             # 93%: the paper's
+                ("Connect Four", "correlation_based", "final_greedy", 200, 3, 0))]     # too few games
+    greedy = r.final_table(pd.DataFrame(rows), "final_greedy").set_index("variant")
+    assert greedy.loc["Breakthrough", "verdict"] == "as the paper" and greedy.loc["Breakthrough", "paper"] == "40%"
+    assert greedy.loc["Othello", "verdict"] == "as the paper" and greedy.loc["Othello", "paper"] == "close to 0%"
+    assert greedy.loc["Teeko", "ours"] == "higher" and greedy.loc["Teeko", "verdict"] == "not as the paper"
+    assert greedy.loc["Gomoku", "verdict"] == "not as the paper"
+    assert greedy.loc["Connect Four", "verdict"] == "undecided"
+    assert greedy.loc["Breakthrough", "agent"].startswith("greedy agent")
+    handmade = r.final_table(pd.DataFrame(rows), "final_equal_time").set_index("variant")
+    assert handmade.loc["Yavalath", "paper"] == "93%" and handmade.loc["Yavalath", "verdict"] == "as the paper"
+    assert set(r.final_summary(pd.DataFrame(rows))["comparison"]) == {"equal time", "greedy agent"}
 
 
 def test_slowdowns_rank_and_tolerance():

@@ -94,7 +94,11 @@ C_PUCT = math.sqrt(2.0)
 C_UCB1 = math.sqrt(2.0)
 PRUNED_FEATURES = 15
 EQUAL_TIME = {"equal_time_grown", "equal_time_handmade"}
-FINAL = {"final_equal_time", "final_equal_iterations"}
+FINAL = {"final_equal_time", "final_equal_iterations", "final_greedy"}
+#: Variants whose final comparison also plays the first checkpoint's policy at the Ludii budget: the paper's claim
+#: for Gomoku is about the learning curve ("no apparent change in playing strength" from 1 to 200 self-play games),
+#: so it needs both ends at the paper's budget; the other claims are about the final checkpoint.
+EARLY_CHECKPOINT_VARIANTS = ("Gomoku",)
 PAPER_SECONDS = 5.0  # "5 seconds of thinking time per move" (V-A)
 LUDII_BUDGET_FILE = "soemers2019_ludii_budget.csv"
 #: Game options per variant for the rule variants Ludii plays by default where we do not (the swap rule in Hex and
@@ -375,7 +379,8 @@ class FeatureBiasing:
     # -- stage 6: the final comparison at Ludii's budget --------------------------------------------------------
     def final_agents(self) -> list[tuple[dict, str, bool]]:
         """(labels, policy hash, fully biased playouts) of the agents of the final comparison: each variant's
-        final Correlation-based policy (once its run is finished) and the hand-made Yavalath features."""
+        final Correlation-based policy (once its run is finished), for ``EARLY_CHECKPOINT_VARIANTS`` also its first
+        checkpoint's policy, and the hand-made Yavalath features."""
         s = self.settings
         out = []
         for grown in self.grown_configs():
@@ -384,9 +389,13 @@ class FeatureBiasing:
             record = self.record_of(grown)
             if record is None:
                 continue
-            final = max(int(k) for k in record["checkpoints"])
-            out.append((dict(variant=VARIANT_OF[grown.game, grown.size], strategy=grown.strategy, checkpoint=final),
-                        record["checkpoints"][str(final)], False))
+            variant = VARIANT_OF[grown.game, grown.size]
+            reached = sorted(int(k) for k in record["checkpoints"])
+            picked = [reached[-1]] + ([reached[0]] if variant in EARLY_CHECKPOINT_VARIANTS and len(reached) > 1
+                                      else [])
+            for checkpoint in picked:
+                out.append((dict(variant=variant, strategy=grown.strategy, checkpoint=checkpoint),
+                            record["checkpoints"][str(checkpoint)], False))
         if "Yavalath" in s["variants"] and s["handmade_games"]:
             out.append((dict(variant="Yavalath", strategy="handmade", checkpoint=0),
                         self.handmade_policy().content_hash, True))
@@ -428,13 +437,24 @@ class FeatureBiasing:
         """The final comparison: for each ``final_agents`` agent, thinking time in ``ludii_seconds`` and rules of
         ``rule_options``, Biased MCTS against UCT at the Ludii budget B: at equal iterations (both B) and, once the
         slowdown s of that policy at B is stored, at equal time (Biased MCTS round(B / s), UCT B).  The budgets are
-        in the agents' configs, so the stored games replay without the slowdown file."""
+        in the agents' configs, so the stored games replay without the slowdown file.
+
+        The greedy agent (Fig. 6: the final Correlation-based policy's most probable move, no search) plays UCT at
+        each budget too (stage ``final_greedy``, default rules): the paper's Fig. 6 is at its 5 s, and UCT at the
+        evaluation stage's smaller budget is a weaker opponent than the paper's."""
         slow = self.final_slowdowns()
         out = []
         for labels, base_policy, full_playouts in self.final_agents():
             game, size = VARIANTS[labels["variant"]]
+            greedy = labels["strategy"] == "correlation_based" and labels["checkpoint"] == max(
+                self.settings["checkpoints"])
             for seconds in self.final_seconds:
                 budget = budget_of(labels["variant"], seconds)
+                if greedy:
+                    out.append(({**labels, "ludii_seconds": seconds, "budget": budget, "rules": "default",
+                                 "stage": "final_greedy", "biased_budget": 0},
+                                Condition(game, size, make_agent("greedy", 1, policy=base_policy),
+                                          uct_opponent(budget), (("ply_cap", MOVE_CAP),))))
                 for rules, rule_options in self.rule_options(labels["variant"]):
                     options = (*rule_options, ("ply_cap", MOVE_CAP))
                     cell = dict(labels, ludii_seconds=seconds, budget=budget, rules=rules)
@@ -608,12 +628,29 @@ def final_experiment(experiment: FeatureBiasing) -> Experiment | None:
                       experiment.results_dir)
 
 
-def final_undecided(cells: pd.DataFrame) -> np.ndarray:
-    """Whether each final cell (``until_decided.cell_counts`` rows) is undecided against 50%: the three-way
-    verdict of ``report.cell_verdict`` with 50% as a fixed reference (Biased MCTS above UCT, below it, or level
-    with it within ``report.EQUIVALENCE_MARGIN``), a grown cell by its anytime-valid interval."""
+def final_undecided(cells: pd.DataFrame, references: dict | None = None) -> np.ndarray:
+    """Whether each final cell (``until_decided.cell_counts`` rows) is undecided against its reference: the
+    three-way verdict of ``report.cell_verdict`` with a fixed reference (Biased MCTS above UCT, below it, or level
+    with it within ``report.EQUIVALENCE_MARGIN``), a grown cell by its anytime-valid interval.  The reference is
+    50% (an even score against UCT) unless ``references`` (condition id -> percent) names another
+    (``final_references``)."""
     from ..report import undecided
-    return np.asarray(undecided(cells.assign(paper_percent=50.0, paper_games=np.nan)), dtype=bool)
+    references = references or {}
+    percent = cells["condition_id"].map(lambda cid: references.get(cid, 50.0)).astype(float)
+    return np.asarray(undecided(cells.assign(paper_percent=percent.to_numpy(), paper_games=np.nan)), dtype=bool)
+
+
+def final_references(experiment: FeatureBiasing) -> dict:
+    """Condition id -> the reference percent ``final_undecided`` decides a final cell against, for the cells whose
+    reference is not 50%: where the paper gives a value (``soemers2019_report.value_reference``: the greedy
+    agent's rate, the hand-made agent's 93%), that value, so that growth stops once the claim is decided."""
+    from .soemers2019_report import value_reference
+    out = {}
+    for labels, condition in experiment.final_conditions():
+        reference = value_reference(labels["stage"], labels["variant"], labels["strategy"])
+        if reference is not None:
+            out[condition.id] = reference
+    return out
 
 
 def run_final(experiment: FeatureBiasing, executor="process", progress: bool = True) -> None:
@@ -635,7 +672,9 @@ def run_final(experiment: FeatureBiasing, executor="process", progress: bool = T
         # the rule counts every game beyond a cell's first ones, earlier sessions' too: this call's budget on top
         budget = final_growth_seconds(experiment) + float(budget)
     rule = StoppingRule(batch=FINAL_BATCH, cap=max(limit, exp.games_per_condition), cpu_seconds=budget)
-    run_until_decided(exp, [c.id for c in exp.conditions], final_undecided, rule, executor, progress=progress)
+    references = final_references(experiment)
+    run_until_decided(exp, [c.id for c in exp.conditions], lambda cells: final_undecided(cells, references), rule,
+                      executor, progress=progress)
 
 
 def final_growth_seconds(experiment: FeatureBiasing) -> float:
@@ -1128,8 +1167,9 @@ def budget_run(results_dir=None) -> dict:
     ``sizes``: features of each growing-set policy at each checkpoint reached (its stored policy);
     ``evaluations``: ``frames``' evaluation rows (every condition known now: checkpoints reached, final cells whose
     agent exists; a final cell's games as its ledger counts them);  ``slowdowns``: ``frames``' (``slowdowns.csv``);
-    ``final_plan``: every final-comparison cell the preset plans, played or not (variant, strategy, Ludii seconds,
-    rules, UCT's budget), for both tables;
+    ``final_plan``: every final-comparison cell the preset plans, played or not (stage, variant, strategy,
+    checkpoint, Ludii seconds, rules, UCT's budget), for the three tables (equal time, equal iterations, greedy);
+    ``final_slowdowns``: the slowdowns that set the equal-time budgets (``final_slowdowns.csv``);
     ``evaluation_plan``: planned games per evaluation stage (Fig. 4, the greedy agent, Figs. 7-8, the hand-made
     agent); ``stage_times``: ``stage_times.csv``; ``games``: the stored games (condition, seconds, plies);
     ``paper_cost``: ``paper_cost_extrapolation`` of it, ``cost_method``: how; ``settings``, ``results_dir``,
@@ -1167,14 +1207,19 @@ def budget_run(results_dir=None) -> dict:
     slowdowns = stored.get("slowdowns", pd.DataFrame(
         columns=["variant", "strategy", "stage", "uct_iterations", "biased_iterations", "slowdown"]))
     final_plan = []
-    agents = [(v, "correlation_based") for v in s["variants"] if "correlation_based" in s["strategies"]]
-    agents += [("Yavalath", "handmade")] if "Yavalath" in s["variants"] and s["handmade_games"] else []
-    for stage in ("final_equal_time", "final_equal_iterations"):
+    last, first = max(s["checkpoints"]), min(s["checkpoints"])
+    agents = [(v, "correlation_based", last) for v in s["variants"] if "correlation_based" in s["strategies"]]
+    agents += [(v, "correlation_based", first) for v in s["variants"] if v in EARLY_CHECKPOINT_VARIANTS
+               and "correlation_based" in s["strategies"] and first < last]
+    agents += [("Yavalath", "handmade", 0)] if "Yavalath" in s["variants"] and s["handmade_games"] else []
+    for stage in ("final_equal_time", "final_equal_iterations", "final_greedy"):
         for seconds in experiment.final_seconds:
-            for variant, strategy in agents:
-                for rules, _ in experiment.rule_options(variant):
+            for variant, strategy, checkpoint in agents:
+                if stage == "final_greedy" and (strategy != "correlation_based" or checkpoint != last):
+                    continue
+                for rules, _ in (experiment.rule_options(variant) if stage != "final_greedy" else [("default", ())]):
                     final_plan.append({"stage": stage, "variant": variant, "strategy": strategy,
-                                       "ludii_seconds": seconds, "rules": rules,
+                                       "checkpoint": checkpoint, "ludii_seconds": seconds, "rules": rules,
                                        "budget": budget_of(variant, seconds)})
     configs = {(VARIANT_OF[c.game, c.size], c.strategy): c for c in experiment.grown_configs()}
     evaluation_plan = []
@@ -1204,7 +1249,8 @@ def budget_run(results_dir=None) -> dict:
            "evaluation_plan": pd.DataFrame(evaluation_plan), "stage_times": stage_times,
            "games": games[["condition_id", "game", "size", "seconds", "plies", "agent_playouts",
                            "opponent_playouts"]], "cost_method": COST_METHOD,
-           "final_first": min(FINAL_FIRST, int(s["final_games"]))}
+           "final_first": min(FINAL_FIRST, int(s["final_games"])),
+           "final_slowdowns": experiment.final_slowdowns()}
     out["paper_cost"] = paper_cost_extrapolation(out)
     return out
 
@@ -1221,7 +1267,8 @@ COST_METHOD = (
     "updates of a game are kept as measured, only the search grows. An evaluation game costs the plies of the games "
     "behind the cost an iteration x the budget x that cost (games at a small budget are shorter: an underestimate "
     "there); a greedy agent's game half of it (one player searches); a pruned-set game a growing-set one (an "
-    "overestimate: 15 features). The final comparison is counted at its cap (every cell to ``final_games``: an upper "
+    "overestimate: 15 features). The final comparison (both tables, Gomoku's first checkpoint too, and the greedy "
+    "agent's cells at half a game) is counted at its cap (every cell to ``final_games``: an upper "
     "bound), the slowdown measures at their nominal thinking time. Timings are the games' own wall times in their "
     "worker on a shared machine. Wall time on n cores: per stage, the larger of CPU time / n and its longest "
     "indivisible job (a self-play run's games are sequential; one game), summed over the stages.")
@@ -1335,8 +1382,12 @@ def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
     policies = 2 * len(per_variant) + ("Yavalath" in per_variant)
     slowdown_jobs = policies + sum(n for _, n in final_cells)
     stages.append(("slowdowns (nominal)", 0, slowdown_jobs * nominal, slowdown_jobs * nominal))
-    tables = 2 * len([x for x in paper["ludii_seconds"] if x > 0])  # equal time and equal iterations
+    seconds = len([x for x in paper["ludii_seconds"] if x > 0])
+    tables = 2 * seconds  # equal time and equal iterations
+    final_cells += [(v, 1) for v in per_variant if v in EARLY_CHECKPOINT_VARIANTS]  # the first checkpoint's policy
     final = [(tables * n * paper["final_games"], per_variant[v][1]) for v, n in final_cells]
+    # the greedy agent against UCT at each budget, default rules: one of the two players searches
+    final += [(seconds * paper["final_games"], per_variant[v][1] / 2) for v in per_variant]
     stages.append(("final comparison (at its cap)", sum(g for g, _ in final), sum(g * c for g, c in final),
                    max(c for _, c in final)))
     rows = []

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
-from ..report import ALPHA, BINOMIAL, claim_verdict, equivalence_claim_verdict, wilson_interval
+from ..report import ALPHA, BINOMIAL, EQUIVALENCE_MARGIN, claim_verdict, equivalence_claim_verdict, wilson_interval
 
 CLAIMS_FILE = "soemers2019_claims.csv"
 VARIANTS = ["Breakthrough", "Connect Four", "Fanorona", "Gomoku", "Hex (7x7)", "Hex (11x11)", "Knightthrough",
@@ -419,6 +419,12 @@ class _Claims:
             wins, games = sum(c.wins for c in pooled), sum(c.games for c in pooled)
             test = claim_verdict(best.wins, int(best.games), wins, int(games), direction="less")
             verdict = {"upheld": UPHELD, "contradicted": NOT_UPHELD}.get(test.verdict, NOT_DECIDED)
+            # the claim is a gain, only smaller: not upheld when ours is significantly below an even score, and
+            # not decided while ours is at or below it (a smaller rate alone is not a smaller gain)
+            if best.win_rate < 50 and p < ALPHA:
+                verdict = NOT_UPHELD
+            elif verdict == UPHELD and best.win_rate <= 50:
+                verdict = NOT_DECIDED
             return _result(f"best: {_cell(best)}; the significant-gain variants' best, pooled: "
                            f"{100 * wins / games:.1f}% of {games:g} games",
                            f"'smaller': the best strategy's final rate against the pooled best final rates of the "
@@ -450,16 +456,30 @@ class _Claims:
                 pairs.append((line.iloc[0], line.iloc[-1]))
         if not pairs:
             return _result("one checkpoint only", verdict="untested: one checkpoint only")
+        # "No apparent change" is an equivalence: each strategy's final rate minus its first within
+        # +-EQUIVALENCE_MARGIN (report.equivalence_claim_verdict, two samples); a Fisher test that finds a change
+        # (Holm over the strategies) contradicts it; anything else is not decided (never "upheld" for want of games)
+        tests = [equivalence_claim_verdict(last.wins, int(last.games), float("nan"), reference_wins=first.wins,
+                                           reference_games=int(first.games)) for first, last in pairs]
         adjusted = _holm([_fisher_p(first, last) for first, last in pairs])
-        i = int(np.argmin(adjusted))
-        first, last = pairs[i]
         changed = [j for j, p in enumerate(adjusted) if p < ALPHA]
-        return _result(f"{len(changed)} of {len(pairs)} strategies changed; smallest p: {_name(first.strategy)} "
-                       f"{first.win_rate:.1f}% -> {last.win_rate:.1f}% (checkpoints {first.checkpoint:g} -> "
-                       f"{last.checkpoint:g}, {first.games:g} and {last.games:g} games)",
-                       f"two-sided Fisher exact test, first vs final checkpoint per strategy, Holm over "
-                       f"{len(pairs)} strategies; smallest p={adjusted[i]:.3g}", adjusted[i],
-                       NOT_UPHELD if changed else UPHELD)
+        level = [j for j, t in enumerate(tests) if t.verdict == "upheld"]
+        if changed:  # the strategy whose change is clearest
+            verdict, i = NOT_UPHELD, int(np.argmin(adjusted))
+            p_value = adjusted[i]
+        else:  # the strategy furthest from being shown level (all level: the weakest equivalence)
+            verdict = UPHELD if len(level) == len(pairs) else NOT_DECIDED
+            i = int(np.argmax([t.p_value for t in tests]))
+            p_value = tests[i].p_value
+        first, last = pairs[i]
+        return _result(f"{len(changed)} of {len(pairs)} strategies changed, {len(level)} level within "
+                       f"{EQUIVALENCE_MARGIN:g} points; {_name(first.strategy)} {first.win_rate:.1f}% -> "
+                       f"{last.win_rate:.1f}% (checkpoints {first.checkpoint:g} -> {last.checkpoint:g}, "
+                       f"{first.games:g} and {last.games:g} games; difference {tests[i].estimate:+.1f} "
+                       f"[{tests[i].ci_low:.1f}, {tests[i].ci_high:.1f}])",
+                       f"per strategy, first vs final checkpoint: {tests[i].test} (upheld when every strategy is "
+                       f"level) and two-sided Fisher exact test, Holm over {len(pairs)} strategies (not upheld when "
+                       f"one changed); p={p_value:.3g}", p_value, verdict)
 
     def _all_below_half(self, stage, variant, strategy=None):
         cells = self._final(stage, variant, strategy)
@@ -619,10 +639,13 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
       against 50% is significant after a Bonferroni correction for picking the best of the k strategies (p x k).
     * smaller_gain (Fig. 4): per variant, "smaller" tested: the best strategy's final win rate against the pooled
       best final rates of the significant-gain variants (Fisher's exact test, two-sided): upheld when
-      significantly smaller, not upheld when significantly larger, "not decided" otherwise; the group row ("all")
+      significantly smaller while above an even score, not upheld when significantly larger or significantly below
+      50% (a loss is no gain), "not decided" otherwise; the group row ("all")
       is upheld when at least half of the variants run are significant by the significant_gain test.
-    * no_change (Gomoku): per strategy, the first and final checkpoints' win rates do not differ (Fisher's exact
-      test, Holm over the strategies); "upheld" when none does.  Needs two checkpoints.
+    * no_change (Gomoku): an equivalence, per strategy the final checkpoint's win rate minus the first's: upheld
+      when every strategy's difference lies within +-``report.EQUIVALENCE_MARGIN`` (two-sample equivalence,
+      ``report.equivalence_claim_verdict``: each at alpha, an intersection-union test), not upheld when Fisher's
+      exact test finds a change in one (Holm over the strategies), not decided otherwise.  Needs two checkpoints.
     * significantly_worse (Yavalath): every strategy's final win rate is significantly below 50% (intersection-
       union: each test at alpha, no correction needed).
     * correlation_never_worse / correlation_better_somewhere: Fisher's exact test of Correlation-based against
@@ -653,13 +676,37 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
 
 
 # ---- the final comparison at the paper's budget ------------------------------------------------------------------
-FINAL_STAGES = {"final_equal_time": "equal time", "final_equal_iterations": "equal iterations"}
+FINAL_STAGES = {"final_equal_time": "equal time", "final_equal_iterations": "equal iterations",
+                "final_greedy": "greedy agent"}
 #: What Fig. 4 says of each variant after 200 self-play games, as the direction of Biased MCTS against UCT (the
 #: Correlation-based set): above 50% ("significant" or "smaller" gain), about 50% (Gomoku: "no apparent change",
 #: read as level with UCT), below 50% (Yavalath).
 PAPER_DIRECTION = {"Breakthrough": "higher", "Fanorona": "higher", "Hex (11x11)": "higher", "Othello": "higher",
                    "Teeko": "higher", "Connect Four": "higher", "Hex (7x7)": "higher", "Knightthrough": "higher",
                    "Gomoku": "level", "Yavalath": "lower"}
+#: The greedy agent's rate against UCT as the paper gives it (V-B, Fig. 6): "a win percentage of 40%" in Breakthrough
+#: and Teeko, "close to 0%" in the others (read as 0%: a cell is as the paper when its interval lies within the
+#: margin of it).  The reference of the final comparison's greedy cells (``final_greedy``).
+GREEDY_PAPER_PERCENT = {"Breakthrough": 40.0, "Teeko": 40.0}
+
+
+def greedy_reference(variant: str) -> float:
+    """The paper's greedy win percentage for ``variant`` (``GREEDY_PAPER_PERCENT``; 0 for "close to 0%")."""
+    return GREEDY_PAPER_PERCENT.get(variant, 0.0)
+
+
+def value_reference(stage: str, variant: str, strategy: str) -> float | None:
+    """The paper's value a final-comparison cell is read against, where the paper gives a value rather than a
+    direction: the greedy agent's rate (``greedy_reference``) and the hand-made Yavalath agent's 93% (the claims
+    file's ``handmade_win_rate``); None for the other cells (read against an even score)."""
+    if stage == "final_greedy":
+        return greedy_reference(variant)
+    if strategy == "handmade":
+        paper = paper_claims()
+        return float(paper.loc[paper["claim_id"] == "handmade_win_rate", "paper_value"].iloc[0])
+    return None
+
+
 def three_way(wins: float, games: float, grown: bool = False) -> str:
     """A cell against 50% (``report.cell_verdict`` with 50% as a fixed reference, margin
     ``report.EQUIVALENCE_MARGIN``; a cell grown by games until decided by its anytime-valid interval): "higher" /
@@ -671,12 +718,35 @@ def three_way(wins: float, games: float, grown: bool = False) -> str:
     return "level" if verdict == "reproduced" else verdict
 
 
-def final_interval(wins: float, games: float, grown: bool = False) -> tuple[float, float]:
+def final_interval(wins: float, games: float, grown: bool = False, reference: float = 50.0) -> tuple[float, float]:
     """The 95% interval (percent) behind ``three_way``'s outcome: Clopper-Pearson, or for a cell grown by games until
-    decided the anytime-valid confidence sequence (``report.cell_verdict`` against 50% as a fixed reference)."""
+    decided the anytime-valid confidence sequence (``report.cell_verdict`` against ``reference`` as a fixed
+    reference: the interval of ours, whatever the reference)."""
     from ..report import cell_verdict
-    verdict = cell_verdict(wins, int(games), 50.0, None, anytime=bool(grown))
-    return 50.0 + verdict.ci_low, 50.0 + verdict.ci_high
+    verdict = cell_verdict(wins, int(games), reference, None, anytime=bool(grown))
+    return reference + verdict.ci_low, reference + verdict.ci_high
+
+
+def _games_text(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+def final_agent_name(strategy: str, checkpoint: int, stage: str) -> str:
+    """The agent column of a final-comparison row: the hand-made features, the greedy agent, or the strategy and
+    the self-play games its policy had."""
+    if strategy == "handmade":
+        return "hand-made features"
+    name = f"{_name(strategy)}, {_games_text(int(checkpoint))}"
+    return f"greedy agent ({name})" if stage == "final_greedy" else name
+
+
+def paper_value_text(stage: str, variant: str, strategy: str) -> str:
+    """The paper column of a final-comparison row: the paper's value (``value_reference``: the greedy agent's 40% or
+    "close to 0%", the hand-made agent's 93%) or its direction against UCT (``PAPER_DIRECTION``)."""
+    reference = value_reference(stage, variant, strategy)
+    if reference is None:
+        return PAPER_DIRECTION[variant]
+    return f"{reference:g}%" if reference or stage != "final_greedy" else "close to 0%"
 
 
 FINAL_COLUMNS = ["variant", "agent", "rules", "Ludii seconds", "UCT iterations", "Biased MCTS iterations", "games",
@@ -684,14 +754,26 @@ FINAL_COLUMNS = ["variant", "agent", "rules", "Ludii seconds", "UCT iterations",
 
 
 def _final_row(r) -> dict:
-    """One final-comparison cell (an ``evaluations`` row with games) as a row of ``final_table``."""
+    """One final-comparison cell (an ``evaluations`` row with games) as a row of ``final_table``.  A cell whose
+    paper gives a value (``value_reference``: the greedy agent, the hand-made agent) is read against that value, as
+    the paper when within ``report.EQUIVALENCE_MARGIN`` of it; the others against an even score (``three_way``)
+    beside the paper's direction."""
+    from ..report import cell_verdict
     grown = bool(getattr(r, "grown", False))
-    low, high = final_interval(r.wins, r.games, grown)
-    ours = three_way(r.wins, r.games, grown)
-    paper = "higher" if r.strategy == "handmade" else PAPER_DIRECTION[r.variant]
-    verdict = "undecided" if ours == "undecided" else "as the paper" if ours == paper else "not as the paper"
-    return {"variant": r.variant, "agent": "hand-made features" if r.strategy == "handmade" else
-            f"{_name(r.strategy)}, {int(r.checkpoint)} games", "rules": r.rules,
+    reference = value_reference(r.stage, r.variant, r.strategy)
+    if reference is not None:
+        low, high = final_interval(r.wins, r.games, grown, reference)
+        outcome = cell_verdict(r.wins, int(r.games), reference, None, anytime=grown).verdict
+        ours = f"within {EQUIVALENCE_MARGIN:g} points of it" if outcome == "reproduced" else outcome
+        paper = paper_value_text(r.stage, r.variant, r.strategy)
+        verdict = ("undecided" if outcome == "undecided" else "as the paper" if outcome == "reproduced" else
+                   "not as the paper")
+    else:
+        low, high = final_interval(r.wins, r.games, grown)
+        ours = three_way(r.wins, r.games, grown)
+        paper = PAPER_DIRECTION[r.variant]
+        verdict = "undecided" if ours == "undecided" else "as the paper" if ours == paper else "not as the paper"
+    return {"variant": r.variant, "agent": final_agent_name(r.strategy, r.checkpoint, r.stage), "rules": r.rules,
             "Ludii seconds": r.ludii_seconds, "UCT iterations": int(r.budget),
             "Biased MCTS iterations": int(r.biased_budget), "games": int(r.games),
             "win %": round(100 * r.wins / r.games, 1),
@@ -852,20 +934,19 @@ def budget_final_table(run: dict, stage: str = "final_equal_time") -> pd.DataFra
     for cell in plan.itertuples():
         mine = evaluations[(evaluations["stage"] == stage) & (evaluations["variant"] == cell.variant)
                            & (evaluations["strategy"] == cell.strategy) & (evaluations["rules"] == cell.rules)
+                           & (evaluations["checkpoint"] == cell.checkpoint)
                            & (evaluations["ludii_seconds"] == cell.ludii_seconds)] if has_final else pd.DataFrame()
         played = mine[mine["games"] > 0] if len(mine) else mine
         if len(played):
             rows.append(_final_row(next(played.itertuples())))
             continue
         biased = (int(mine["biased_budget"].iloc[0]) if len(mine) else
-                  int(cell.budget) if stage == "final_equal_iterations" else pd.NA)
-        agent = "hand-made features" if cell.strategy == "handmade" else (
-            f"{_name(cell.strategy)}, {int(run['settings']['self_play_games'])} games")
-        rows.append({"variant": cell.variant, "agent": agent, "rules": cell.rules, "Ludii seconds": cell.ludii_seconds,
+                  int(cell.budget) if stage == "final_equal_iterations" else 0 if stage == "final_greedy" else pd.NA)
+        paper = paper_value_text(stage, cell.variant, cell.strategy)
+        rows.append({"variant": cell.variant, "agent": final_agent_name(cell.strategy, cell.checkpoint, stage),
+                     "rules": cell.rules, "Ludii seconds": cell.ludii_seconds,
                      "UCT iterations": int(cell.budget), "Biased MCTS iterations": biased, "games": 0,
-                     "win %": np.nan, "95% interval": "", "ours": NOT_PLAYED,
-                     "paper": "higher" if cell.strategy == "handmade" else PAPER_DIRECTION[cell.variant],
-                     "verdict": NOT_PLAYED})
+                     "win %": np.nan, "95% interval": "", "ours": NOT_PLAYED, "paper": paper, "verdict": NOT_PLAYED})
     table = _sorted_final(pd.DataFrame(rows, columns=FINAL_COLUMNS))
     table["Biased MCTS iterations"] = table["Biased MCTS iterations"].astype("Int64")
     return table
@@ -880,8 +961,10 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
     all their games, final cells decided;
     ``selfplay``: games stored / planned per run (variant x stage and strategy);
     ``feature_sizes``: features of each growing-set policy at each checkpoint reached;
-    ``final_equal_time`` (primary) and ``final_equal_iterations``: ``budget_final_table``;
-    ``claims``: ``claims_table`` of the budget run's games (Fig. 4-8's claims at its checkpoints and budget);
+    ``final_equal_time`` (primary), ``final_equal_iterations`` and ``final_greedy``: ``budget_final_table``;
+    ``claims``: ``budget_claims``: the paper's claims on the budget run, those about the final checkpoint against
+    UCT at the paper's 5 s (its final comparison), those comparing strategies or about pruned sets on its
+    evaluation games;
     ``stage_times``: the wall time each stage logged (``stage_times.csv``), calls and hours;
     ``paper_cost``: the paper preset's cost extrapolated from the stored games (``soemers2019.COST_METHOD``)."""
     s = run["settings"]
@@ -940,9 +1023,10 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
         stage_times.loc[len(stage_times)] = ["total", int(grouped["size"].sum()), round(grouped["sum"].sum(), 1),
                                              round(grouped["sum"].sum() / 3600, 2)]
     return {"progress": progress, "selfplay": selfplay, "feature_sizes": feature_sizes,
-            "claims": claims_table(run["evaluations"], run.get("slowdowns")),
+            "claims": budget_claims(run),
             "final_equal_time": budget_final_table(run, "final_equal_time"),
             "final_equal_iterations": budget_final_table(run, "final_equal_iterations"),
+            "final_greedy": budget_final_table(run, "final_greedy"),
             "stage_times": stage_times, "paper_cost": run.get("paper_cost", pd.DataFrame())}
 
 
@@ -1063,3 +1147,139 @@ def claims_change(before: pd.DataFrame, after: pd.DataFrame, before_name: str = 
     order = [watched.get((r.claim_id, r.variant), len(watched)) for r in table.itertuples()]
     return table.assign(_order=order).sort_values("_order", kind="stable").drop(columns="_order").reset_index(
         drop=True)
+
+
+# ---- the paper's claims on the budget run ------------------------------------------------------------------------
+#: The claims the budget run tests on its final comparison, at the paper's budget (Ludii's 5 s, equal time, default
+#: rules: the final Correlation-based policy, Gomoku's first-checkpoint one, the greedy agent, the hand-made agent;
+#: slowdowns measured at that budget).  The others (strategies compared, pruned sets) rest on its evaluation games at
+#: the preset's smaller iteration budget: only Correlation-based is played at the paper's budget.
+AT_PAPER_BUDGET = ("significant_gain", "smaller_gain", "no_change", "significantly_worse", "greedy_competitive",
+                   "slowdown_worst", "handmade_win_rate", "handmade_slowdown")
+#: Single-cell claims read from the final table's interval (anytime-valid for a grown cell): the direction the
+#: claim asserts against an even score, or the paper's value for a claimed value.
+_DIRECTION_CLAIMS = {"significant_gain": "higher", "significantly_worse": "lower"}
+_VALUE_CLAIMS = {"greedy_competitive": "final_greedy", "handmade_win_rate": "final_equal_time"}
+
+
+def paper_budget_frames(run: dict, seconds: float | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The budget run's final comparison at ``seconds`` of Ludii thinking (default: the paper's 5 s if planned, else
+    the largest), equal time and default rules, as the ``evaluations`` and ``slowdowns`` frames ``claims_table``
+    reads: the Correlation-based cells as stage "grown" at their checkpoint, the greedy cells as "greedy", the
+    hand-made agent as "handmade"; the slowdowns those cells' equal-time budgets were set by (``final_slowdowns``,
+    the final policies only)."""
+    evaluations, slow = run["evaluations"], run.get("final_slowdowns", pd.DataFrame())
+    empty = (pd.DataFrame(columns=EVALUATION_COLUMNS + ["grown"]), pd.DataFrame(columns=SLOWDOWN_COLUMNS))
+    if not len(evaluations) or "ludii_seconds" not in evaluations:
+        return empty
+    planned = sorted({float(x) for x in run["settings"]["ludii_seconds"] if x > 0})
+    if seconds is None:
+        seconds = 5.0 if 5.0 in planned else (planned[-1] if planned else None)
+    cells = evaluations[(evaluations["ludii_seconds"] == seconds) & (evaluations["rules"] == "default")
+                        & evaluations["stage"].isin(["final_equal_time", "final_greedy"])]
+    if cells.empty:
+        return empty
+    stage = np.where(cells["stage"] == "final_greedy", "greedy",
+                     np.where(cells["strategy"] == "handmade", "handmade", "grown"))
+    frame = cells.assign(stage=stage)[EVALUATION_COLUMNS + ["grown"]].reset_index(drop=True)
+    last = max(run["settings"]["checkpoints"])
+    final_policies = set(evaluations.loc[(evaluations["stage"] == "final_equal_iterations")
+                                         & (evaluations["ludii_seconds"] == seconds)
+                                         & (evaluations["rules"] == "default")
+                                         & ((evaluations["checkpoint"] == last)
+                                            | (evaluations["strategy"] == "handmade")), "policy"])
+    slowdowns = pd.DataFrame(columns=SLOWDOWN_COLUMNS)
+    if len(slow):
+        mine = slow[(slow["ludii_seconds"] == seconds) & (slow["rules"] == "default")
+                    & slow["policy"].isin(final_policies)]
+        slowdowns = pd.DataFrame({"variant": mine["variant"],
+                                  "stage": np.where(mine["strategy"] == "handmade", "handmade", "grown"),
+                                  "strategy": mine["strategy"], "uct_iterations": mine["budget"].astype(float),
+                                  "biased_iterations": mine["budget"] / mine["slowdown"], "slowdown": mine["slowdown"]})
+    return frame, slowdowns.reset_index(drop=True)
+
+
+def _cell_claim(row, cells: pd.DataFrame) -> dict | None:
+    """A single-cell claim (``_DIRECTION_CLAIMS``, ``_VALUE_CLAIMS``) on the final comparison's cell: the verdict of
+    its interval (``report.cell_verdict``, anytime-valid for a cell grown until decided), so that a cell grown by
+    the stopping rule is never judged by a fixed-sample test.  A direction claim is upheld when the interval
+    excludes an even score on the claimed side, not upheld when it excludes it on the other, else not decided; a
+    value claim is an equivalence (upheld within the margin, higher / lower than the paper when the interval
+    excludes the paper's value)."""
+    from ..report import cell_verdict
+    stage = {"greedy_competitive": "greedy", "handmade_win_rate": "handmade"}.get(row.claim_id, "grown")
+    mine = cells[(cells["stage"] == stage) & (cells["variant"] == row.variant)]
+    if stage == "grown":
+        mine = mine[mine["checkpoint"] == mine["checkpoint"].max()] if len(mine) else mine
+    mine = mine[mine["games"] > 0] if len(mine) else mine
+    if mine.empty:
+        return None
+    cell = mine.iloc[0]
+    grown, games, wins = bool(cell["grown"]), int(cell["games"]), float(cell["wins"])
+    claimed = row.claim_id in _VALUE_CLAIMS
+    reference = float(row.paper_value) if claimed else 50.0
+    v = cell_verdict(wins, games, reference, None, anytime=grown)
+    low, high = reference + v.ci_low, reference + v.ci_high
+    kind = "anytime-valid (grown until decided)" if grown else "Clopper-Pearson"
+    ours = f"{100 * wins / games:.1f}% [{low:.1f}, {high:.1f}], {wins:g}/{games} games"
+    if claimed:
+        verdict = {"reproduced": UPHELD, "higher": "higher than the paper", "lower": "lower than the paper",
+                   "undecided": NOT_DECIDED}[v.verdict]
+        test = (f"equivalence to the paper's {reference:g}% within +-{EQUIVALENCE_MARGIN:g} points, by the {kind} "
+                f"95% interval")
+    else:
+        side = _DIRECTION_CLAIMS[row.claim_id]
+        if low > 50:
+            found = "higher"
+        elif high < 50:
+            found = "lower"
+        else:
+            found = None
+        verdict = NOT_DECIDED if found is None else UPHELD if found == side else NOT_UPHELD
+        test = (f"the {kind} 95% interval against an even score (upheld when it excludes 50% "
+                f"{'above' if side == 'higher' else 'below'})")
+    return _result(ours, test, np.nan, verdict)
+
+
+def _budget_claim_source(claim_id: str, seconds: float) -> str:
+    """What a claim of ``AT_PAPER_BUDGET`` is tested on, as the ``games`` column says it."""
+    where = f"final comparison, Ludii {seconds:g} s"
+    if claim_id == "greedy_competitive":
+        return f"{where}: the greedy agent (final Correlation-based policy) against UCT"
+    if claim_id == "handmade_win_rate":
+        return f"{where}, equal time: the hand-made agent"
+    if claim_id in ("slowdown_worst", "handmade_slowdown"):
+        return f"slowdowns at Ludii {seconds:g} s (first two moves; the final policies)"
+    if claim_id == "no_change":
+        return f"{where}, equal time: Correlation-based after the first and the last checkpoint"
+    return f"{where}, equal time: Correlation-based after the last checkpoint"
+
+
+def budget_claims(run: dict) -> pd.DataFrame:
+    """The paper's claims on the budget run (``soemers2019.budget_run``), each at the budget it can be tested at:
+    the claims of ``AT_PAPER_BUDGET`` on the final comparison at the paper's 5 s (``paper_budget_frames``; the
+    single-cell claims by their cell's interval, ``_cell_claim``; "smaller", Gomoku's first-vs-final equivalence
+    and the slowdowns as ``claims_table`` tests them), the others on the evaluation games at the preset's iteration
+    budget.  ``claims_table``'s columns plus ``games``: what the claim was tested on."""
+    at_budget, slowdowns = paper_budget_frames(run)
+    evaluations = run["evaluations"]
+    smaller = evaluations[~evaluations["stage"].isin(list(FINAL_STAGES))] if len(evaluations) else evaluations
+    table_budget = claims_table(at_budget[EVALUATION_COLUMNS], slowdowns)
+    table_small = claims_table(smaller[EVALUATION_COLUMNS] if len(smaller) else None, run.get("slowdowns"))
+    planned = sorted({float(x) for x in run["settings"]["ludii_seconds"] if x > 0})
+    seconds = 5.0 if 5.0 in planned else (planned[-1] if planned else float("nan"))
+    rows = []
+    for (_, a), (_, b) in zip(table_budget.iterrows(), table_small.iterrows()):
+        if a["claim_id"] in AT_PAPER_BUDGET:
+            row = a.to_dict()
+            if a["claim_id"] in _DIRECTION_CLAIMS or a["claim_id"] in _VALUE_CLAIMS:
+                paper = paper_claims()
+                source = paper[(paper["claim_id"] == a["claim_id"]) & (paper["variant"] == a["variant"])].iloc[0]
+                found = _cell_claim(source, at_budget)
+                row.update(found if found is not None else _result())
+            row["games"] = _budget_claim_source(a["claim_id"], seconds)
+        else:
+            row = b.to_dict()
+            row["games"] = f"evaluation games at {int(run['settings']['playouts'])} iterations"
+        rows.append(row)
+    return pd.DataFrame(rows, columns=[*table_budget.columns, "games"])
