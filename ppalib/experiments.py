@@ -198,9 +198,11 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
     state = game.initial_state()
     module = game.module
     moves = np.empty(game.max_moves, dtype=np.int64)
-    played, iterations = [], []
+    played, iterations, move_seconds = [], [], []
     while module.legal_moves(game.spec, state, moves) > 0:
+        clock = time.process_time()
         result = searchers[int(state[H_TO_MOVE])].search(state, rng)
+        move_seconds.append(time.process_time() - clock)
         module.play(game.spec, state, result.move)
         played.append(result.move)
         iterations.append(result.iterations)
@@ -221,6 +223,7 @@ def play_game(condition: Condition, game_index: int, seed: int, experiment: str 
         "opponent_params": json.dumps(o.as_dict(), sort_keys=True),
         "moves": " ".join(map(str, played)),
         "iterations": " ".join(map(str, iterations)) if timed else "",
+        "move_seconds": " ".join(f"{x:.4g}" for x in move_seconds),
     }
 
 

@@ -30,7 +30,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-SCHEMA_VERSION = "ppalib.game-record/3"
+SCHEMA_VERSION = "ppalib.game-record/4"
+SCHEMA_VERSION_3 = "ppalib.game-record/3"
 SCHEMA_VERSION_2 = "ppalib.game-record/2"
 SCHEMA_VERSION_1 = "ppalib.game-record/1"
 KEY = ["condition_id", "game_index"]
@@ -72,15 +73,23 @@ SCHEMA_2 = pa.schema(list(SCHEMA_1) + [
     pa.field("moves", pa.string()),            # the moves played, space-separated; "" in version 1 files
 ])
 
-#: Column name -> arrow type; the order is the table's column order.  Version 3 adds the iterations each move's
-#: search ran, recorded when a thinking-time budget decided it (else "": the iterations were the agent's budget).
-SCHEMA = pa.schema(list(SCHEMA_2) + [
+#: Version 3 adds the iterations each move's search ran, recorded when a thinking-time budget decided it (else "":
+#: the iterations were the agent's budget).
+SCHEMA_3 = pa.schema(list(SCHEMA_2) + [
     pa.field("iterations", pa.string()),       # per move, space-separated, with a time budget; "" otherwise
+])
+
+#: Column name -> arrow type; the order is the table's column order.  Version 4 adds the CPU seconds of each move's
+#: search (the mover's process time: a timing, like ``seconds``, never part of what a game is), so that a slowdown
+#: can be read inside the games themselves (Soemers et al. 2019: the iterations of the first two moves of each game).
+SCHEMA = pa.schema(list(SCHEMA_3) + [
+    pa.field("move_seconds", pa.string()),     # per move, space-separated, 4 significant digits; "" before version 4
 ])
 
 
 def _upgrade_from_1(table: pa.Table) -> pa.Table:
-    """Version 1 rows in the version 2 layout: no options, parameters rebuilt from their columns, no moves."""
+    """Version 1 rows in the current layout: no options, parameters rebuilt from their columns, no moves (then as
+    version 2 rows)."""
     frame = table.replace_schema_metadata(None).to_pandas()
     for role in ("agent", "opponent"):
         frame[f"{role}_params"] = [
@@ -93,9 +102,16 @@ def _upgrade_from_1(table: pa.Table) -> pa.Table:
 
 
 def _upgrade_from_2(table: pa.Table) -> pa.Table:
-    """Version 2 rows in the version 3 layout: every search ran its agent's iteration budget."""
+    """Version 2 rows in the version 4 layout: every search ran its agent's iteration budget."""
     frame = table.replace_schema_metadata(None).to_pandas()
     frame["iterations"] = ""
+    return _upgrade_from_3(pa.Table.from_pandas(frame[SCHEMA_3.names], schema=SCHEMA_3, preserve_index=False))
+
+
+def _upgrade_from_3(table: pa.Table) -> pa.Table:
+    """Version 3 rows in the version 4 layout: no per-move timings were kept."""
+    frame = table.replace_schema_metadata(None).to_pandas()
+    frame["move_seconds"] = ""
     return pa.Table.from_pandas(frame[SCHEMA.names], schema=SCHEMA, preserve_index=False)
 
 
@@ -211,7 +227,8 @@ class ResultsStore:
             raise ResultsError(f"{path}: not a readable parquet file ({error}). {advice}") from None
         meta = table.schema.metadata or {}
         version = meta.get(b"ppalib_schema", b"").decode()
-        expected = {SCHEMA_VERSION: SCHEMA, SCHEMA_VERSION_2: SCHEMA_2, SCHEMA_VERSION_1: SCHEMA_1}.get(version)
+        expected = {SCHEMA_VERSION: SCHEMA, SCHEMA_VERSION_3: SCHEMA_3, SCHEMA_VERSION_2: SCHEMA_2,
+                    SCHEMA_VERSION_1: SCHEMA_1}.get(version)
         if expected is None:
             raise ResultsError(f"{path}: schema {version or 'missing'!r}, expected {SCHEMA_VERSION!r} "
                                f"(a foreign file, or one from another ppalib version). {advice}")
@@ -224,6 +241,8 @@ class ResultsStore:
             table = _upgrade_from_1(table)
         elif version == SCHEMA_VERSION_2:
             table = _upgrade_from_2(table)
+        elif version == SCHEMA_VERSION_3:
+            table = _upgrade_from_3(table)
         return table, supersedes
 
     def load(self) -> pd.DataFrame:

@@ -26,7 +26,7 @@ def _records(condition, seconds):
              "game_options": json.dumps(dict(condition.game_options), sort_keys=True),
              "agent_params": json.dumps(condition.agent.as_dict(), sort_keys=True),
              "opponent_params": json.dumps(condition.opponent.as_dict(), sort_keys=True), "moves": "",
-             "iterations": ""} for i, s in enumerate(seconds)]
+             "iterations": "", "move_seconds": ""} for i, s in enumerate(seconds)]
 
 
 def _no_scale(*args):

@@ -171,6 +171,10 @@ def test_a_game_with_a_thinking_time_budget_records_the_iterations_of_every_move
     assert all(0 < i <= 100_000 for i in iterations[0::2])  # late positions may reach the cap in time
     plain = play_game(Condition("domineering", 4, make_agent("uct", 50), make_agent("uct", 50)), 0, 1)
     assert plain["iterations"] == ""
+    # every game keeps each move's search time (CPU seconds), with or without a time budget
+    for played in (record, plain):
+        seconds = list(map(float, played["move_seconds"].split()))
+        assert len(seconds) == played["plies"] and all(s >= 0 for s in seconds)
 
 
 def test_every_agent_kind_returns_the_same_result_shape():

@@ -222,6 +222,26 @@ def test_final_cpu_seconds_bounds_this_calls_growth_on_top_of_what_earlier_sessi
         s.settings("budget", final_cpu_seconds=-1)
 
 
+def test_the_slowdown_inside_the_final_games_reads_each_games_first_two_moves(tmp_path):
+    experiment = _teeko_final_experiment(tmp_path, final_games=2)
+    s.measure_final_slowdowns(experiment, progress=False)
+    s.run_final(experiment, "serial", progress=False)
+    table = s.in_game_slowdowns(experiment)
+    assert set(table["stage"]) == {"final_equal_iterations", "final_equal_time"}   # not the greedy cells
+    assert (table["games timed"] == 2).all() and (table["slowdown in the games"] > 0).all()
+    games = experiment.store.load()
+    row = table[table["stage"] == "final_equal_iterations"].iloc[0]
+    cell = games[games["condition_id"] == next(c.id for lab, c in experiment.final_conditions()
+                                               if lab["stage"] == "final_equal_iterations")]
+    biased, uct = [], []
+    for g in cell.itertuples():   # Biased MCTS moves at the agent's plies, UCT at the others
+        t = [float(x) for x in g.move_seconds.split()]
+        biased += [x / g.agent_playouts for x in t[g.agent_player::2][:2]]
+        uct += [x / g.opponent_playouts for x in t[1 - g.agent_player::2][:2]]
+    assert row["slowdown in the games"] == pytest.approx(sum(biased) / sum(uct))
+    assert row["slowdown measured"] == pytest.approx(float(experiment.final_slowdowns()["slowdown"].iloc[0]))
+
+
 def test_final_cpu_seconds_changes_no_condition_id(tmp_path):
     plain = _teeko_final_experiment(tmp_path / "a")
     bounded = _teeko_final_experiment(tmp_path / "b", final_cpu_seconds=60)

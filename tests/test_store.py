@@ -16,7 +16,8 @@ def _record(index, condition="c0"):
                opponent="uct", opponent_label="UCT", opponent_playouts=10, opponent_c=0.4, opponent_alpha=1.0,
                opponent_k=1.0, agent_player=index % 2, winner=0, agent_result=1.0 - index % 2, plies=30,
                seed=1, seconds=0.1, code_version="x", finished_at="2026-01-01T00:00:00+00:00",
-               game_options="{}", agent_params="{}", opponent_params="{}", moves="1 2 3", iterations="")
+               game_options="{}", agent_params="{}", opponent_params="{}", moves="1 2 3", iterations="",
+               move_seconds="0.01 0.02 0.01")
     return row
 
 
@@ -145,6 +146,19 @@ def test_version_1_files_are_read_and_upgraded(tmp_path):
     assert frame.loc[0, "moves"] == "" and frame.loc[0, "game_options"] == "{}"
     assert json.loads(frame.loc[0, "agent_params"]) == {"kind": "ppa", "playouts": 10, "c": 0.4, "alpha": 1.0,
                                                         "k": 1.0}
+
+
+def test_version_3_files_are_read_and_upgraded(tmp_path):
+    """Files written before the per-move timings (the committed results up to 2026-11-27) read with none."""
+    from ppalib.store import SCHEMA_3, SCHEMA_VERSION_3, _checksum
+    record = {k: v for k, v in _record(0).items() if k in SCHEMA_3.names}
+    table = pa.Table.from_pandas(pd.DataFrame([record])[SCHEMA_3.names], schema=SCHEMA_3, preserve_index=False)
+    table = table.replace_schema_metadata({b"ppalib_schema": SCHEMA_VERSION_3.encode(),
+                                           b"ppalib_sha256": _checksum(table).encode()})
+    pq.write_table(table, tmp_path / "part-old.parquet")
+    ResultsStore(tmp_path).append([_record(1)])  # a version 4 part beside it
+    frame = ResultsStore(tmp_path).load()
+    assert list(frame["move_seconds"]) == ["", "0.01 0.02 0.01"] and frame.loc[0, "moves"] == "1 2 3"
 
 
 def test_version_2_files_are_read_and_upgraded(tmp_path):

@@ -720,6 +720,45 @@ def measure_final_slowdowns(experiment: FeatureBiasing, progress: bool = True) -
     return experiment.final_slowdowns()
 
 
+def in_game_slowdowns(experiment: FeatureBiasing, moves: int = 2) -> pd.DataFrame:
+    """The slowdown inside the final comparison's own games, as the paper measures it (V-B: "in the first two moves
+    per game"): per cell, Biased MCTS's CPU seconds an iteration in its first ``moves`` moves of each game over
+    UCT's in theirs (ratio of the means over the games; the store's per-move timings, ``move_seconds``, kept since
+    schema version 4), beside the slowdown measured before the games that set the equal-time budgets
+    (``final_slowdowns``).  Equal-iteration cells compare like with like; equal-time ones give Biased MCTS fewer
+    iterations (its trees are shallower), so its seconds an iteration may differ.  Rows only for cells with timed
+    games."""
+    labelled = [(lab, c) for lab, c in experiment.final_conditions()
+                if lab["stage"] in ("final_equal_iterations", "final_equal_time")]
+    games = experiment.store.load() if experiment.results_dir.is_dir() else pd.DataFrame()
+    columns = ["stage", "variant", "strategy", "checkpoint", "ludii_seconds", "rules", "games timed",
+               "Biased MCTS us an iteration", "UCT us an iteration", "slowdown in the games", "slowdown measured"]
+    if not len(games):
+        return pd.DataFrame(columns=columns)
+    games = games[games["move_seconds"] != ""]
+    slow = experiment.final_slowdowns()
+    rows = []
+    for labels, condition in labelled:
+        mine = games[games["condition_id"] == condition.id]
+        biased, uct = [], []
+        for g in mine.itertuples():
+            seconds = [float(x) for x in g.move_seconds.split()]
+            mover = int(g.agent_player)
+            biased += [t / g.agent_playouts for t in seconds[mover::2][:moves]]
+            uct += [t / g.opponent_playouts for t in seconds[1 - mover::2][:moves]]
+        if not biased or not uct:
+            continue
+        measured = slow[(slow["policy"] == condition.agent.policy) & (slow["budget"] == labels["budget"])
+                        & (slow["rules"] == labels["rules"])]
+        rows.append({**{k: labels[k] for k in ("stage", "variant", "strategy", "checkpoint", "ludii_seconds",
+                                              "rules")},
+                     "games timed": len(mine), "Biased MCTS us an iteration": 1e6 * float(np.mean(biased)),
+                     "UCT us an iteration": 1e6 * float(np.mean(uct)),
+                     "slowdown in the games": float(np.mean(biased) / np.mean(uct)),
+                     "slowdown measured": float(measured["slowdown"].iloc[0]) if len(measured) else np.nan})
+    return pd.DataFrame(rows, columns=columns)
+
+
 def _stored_work(experiment: FeatureBiasing) -> tuple:
     """What the stages have stored (file names and sizes): unchanged by a run that played nothing."""
     folder = experiment.results_dir
