@@ -222,6 +222,27 @@ def test_final_cpu_seconds_bounds_this_calls_growth_on_top_of_what_earlier_sessi
         s.settings("budget", final_cpu_seconds=-1)
 
 
+def test_yavalath_also_plays_at_the_papers_slowdowns_at_the_papers_budget(tmp_path):
+    experiment = s.make_experiment(tmp_path, "smoke", variants=["Yavalath"], strategies=["correlation_based"],
+                                   handmade_games=2, ludii_seconds=[5.0, 2.5])
+    config = next(c for c in experiment.grown_configs())
+    experiment.selfplay_dir.mkdir(parents=True)
+    from ppalib.features.artefact import LinearPolicy
+    from ppalib.training.selfplay import initial_feature_set
+    game = config.make_game()
+    policy = LinearPolicy.from_set(game, initial_feature_set(game), [0.0] * len(initial_feature_set(game)))
+    policy.save(experiment.policies_dir)
+    (experiment.selfplay_dir / f"{config.run_id}.json").write_text(json.dumps(
+        {"games_done": config.games, "checkpoints": {str(config.games): policy.content_hash}}))
+    cells = [(lab, c) for lab, c in experiment.final_conditions() if lab["stage"] == "final_paper_slowdown"]
+    budget = s.budget_of("Yavalath", 5.0)
+    got = {lab["strategy"]: (c.agent.playouts, c.opponent.playouts, c.agent.biased_playouts) for lab, c in cells}
+    assert got == {"correlation_based": (round(budget / 8), budget, False),          # V-B: 8x
+                   "handmade": (round(budget / 30), budget, True)}                   # V-D: 30x
+    assert {lab["ludii_seconds"] for lab, _ in cells} == {5.0}                      # the paper's budget only
+    assert s.paper_slowdown("Gomoku", "correlation_based") is None
+
+
 def test_the_slowdown_inside_the_final_games_reads_each_games_first_two_moves(tmp_path):
     experiment = _teeko_final_experiment(tmp_path, final_games=2)
     s.measure_final_slowdowns(experiment, progress=False)
@@ -282,10 +303,14 @@ def test_the_budget_run_status_of_an_absent_store_plans_everything_and_plays_not
     assert status["progress"]["games planned"].sum() > 0
     # 5 s and 2.5 s: 16 searching cells (ten variants, the swap and 8-piece variants, the hand-made agent) plus
     # Gomoku's first checkpoint, and ten greedy cells
-    for stage, cells in (("final_equal_time", 17), ("final_equal_iterations", 17), ("final_greedy", 10)):
+    # and, at 5 s only, Yavalath's learned and hand-made agents at the paper's slowdowns (8x, 30x)
+    for stage, cells in (("final_equal_time", 34), ("final_equal_iterations", 34), ("final_greedy", 20),
+                         ("final_paper_slowdown", 2)):
         table = status[stage]
-        assert len(table) == 2 * cells and set(table["verdict"]) == {report.NOT_PLAYED}
-    assert set(report.FINAL_STAGES) == {"final_equal_time", "final_equal_iterations", "final_greedy"}
+        assert len(table) == cells and set(table["verdict"]) == {report.NOT_PLAYED}
+    assert set(report.FINAL_STAGES) == set(s.FINAL)
+    paper = status["final_paper_slowdown"].set_index("agent")
+    assert paper.loc["Correlation-based, 200 games", "UCT iterations"] == s.budget_of("Yavalath", 5.0)
     assert "Nothing of the budget run is stored yet" in report.budget_findings(run)
 
 
@@ -361,10 +386,11 @@ def test_the_paper_cost_grows_only_the_search_of_the_stored_games_to_ludiis_iter
     assert cost.attrs["sources"] == {"final games": 10, "budget run": 10}
     # 16 agent and rule cells (10 default, 3 swap, 8-piece Teeko, the hand-made agent twice) and Gomoku's first
     # checkpoint, two tables, one 5 s; ten greedy cells at half a game each
-    assert table.loc["final comparison (at its cap)", "games"] == (2 * 17 + 10) * paper["final_games"]
+    # and Yavalath's two agents at the paper's slowdowns
+    assert table.loc["final comparison (at its cap)", "games"] == (2 * 17 + 10 + 2) * paper["final_games"]
     final = (2 * (sum(evaluation.values()) + evaluation["Hex (7x7)"] + 3 * evaluation["Yavalath"]
                   + evaluation["Hex (11x11)"] + evaluation["Teeko"] + evaluation["Gomoku"])
-             + sum(evaluation.values()) / 2) * paper["final_games"]
+             + sum(evaluation.values()) / 2 + 2 * evaluation["Yavalath"]) * paper["final_games"]
     assert table.loc["final comparison (at its cap)", "CPU hours"] == round(final / 3600, 1)
 
 

@@ -94,11 +94,23 @@ C_PUCT = math.sqrt(2.0)
 C_UCB1 = math.sqrt(2.0)
 PRUNED_FEATURES = 15
 EQUAL_TIME = {"equal_time_grown", "equal_time_handmade"}
-FINAL = {"final_equal_time", "final_equal_iterations", "final_greedy"}
+FINAL = {"final_equal_time", "final_equal_iterations", "final_greedy", "final_paper_slowdown"}
 #: Variants whose final comparison also plays the first checkpoint's policy at the Ludii budget: the paper's claim
 #: for Gomoku is about the learning curve ("no apparent change in playing strength" from 1 to 200 self-play games),
 #: so it needs both ends at the paper's budget; the other claims are about the final checkpoint.
 EARLY_CHECKPOINT_VARIANTS = ("Gomoku",)
+
+
+def paper_slowdown(variant: str, strategy: str) -> float | None:
+    """The slowdown the paper reports for an agent of the final comparison, if it gives one: Yavalath's learned set
+    (8x, V-B) and its hand-made features (30x, V-D), from ``data/paper/soemers2019_claims.csv``.  The final
+    comparison also plays those agents at the paper's budget with UCT's iterations over that slowdown (stage
+    ``final_paper_slowdown``): whether a verdict that differs from the paper's follows from our smaller slowdown."""
+    from .soemers2019_report import paper_claims
+    claims = paper_claims()
+    claim = "handmade_slowdown" if strategy == "handmade" else "slowdown_worst"
+    rows = claims[(claims["claim_id"] == claim) & (claims["variant"] == variant) & (claims["quantity"] == "slowdown")]
+    return float(rows["paper_value"].iloc[0]) if len(rows) else None
 PAPER_SECONDS = 5.0  # "5 seconds of thinking time per move" (V-A)
 LUDII_BUDGET_FILE = "soemers2019_ludii_budget.csv"
 #: Game options per variant for the rule variants Ludii plays by default where we do not (the swap rule in Hex and
@@ -441,7 +453,9 @@ class FeatureBiasing:
 
         The greedy agent (Fig. 6: the final Correlation-based policy's most probable move, no search) plays UCT at
         each budget too (stage ``final_greedy``, default rules): the paper's Fig. 6 is at its 5 s, and UCT at the
-        evaluation stage's smaller budget is a weaker opponent than the paper's."""
+        evaluation stage's smaller budget is a weaker opponent than the paper's.  Where the paper reports the
+        agent's slowdown (``paper_slowdown``: Yavalath), it also plays at the paper's 5 s with Biased MCTS given
+        round(B / that slowdown) (stage ``final_paper_slowdown``, default rules)."""
         slow = self.final_slowdowns()
         out = []
         for labels, base_policy, full_playouts in self.final_agents():
@@ -470,6 +484,13 @@ class FeatureBiasing:
                     out.append(({**cell, "stage": "final_equal_time", "biased_budget": biased_budget},
                                 Condition(game, size, biased_agent(biased_budget, policy, full_playouts), uct,
                                           options)))
+                paper = paper_slowdown(labels["variant"], labels["strategy"])
+                if paper is not None and seconds == PAPER_SECONDS and (greedy or labels["strategy"] == "handmade"):
+                    biased_budget = max(1, int(round(budget / paper)))
+                    out.append(({**labels, "ludii_seconds": seconds, "budget": budget, "rules": "default",
+                                 "stage": "final_paper_slowdown", "biased_budget": biased_budget},
+                                Condition(game, size, biased_agent(biased_budget, base_policy, full_playouts),
+                                          uct_opponent(budget), (("ply_cap", MOVE_CAP),))))
         return out
 
     def equal_time_conditions(self) -> list[tuple[dict, Condition]]:
@@ -1251,12 +1272,17 @@ def budget_run(results_dir=None) -> dict:
     agents += [(v, "correlation_based", first) for v in s["variants"] if v in EARLY_CHECKPOINT_VARIANTS
                and "correlation_based" in s["strategies"] and first < last]
     agents += [("Yavalath", "handmade", 0)] if "Yavalath" in s["variants"] and s["handmade_games"] else []
-    for stage in ("final_equal_time", "final_equal_iterations", "final_greedy"):
+    for stage in ("final_equal_time", "final_equal_iterations", "final_greedy", "final_paper_slowdown"):
         for seconds in experiment.final_seconds:
             for variant, strategy, checkpoint in agents:
                 if stage == "final_greedy" and (strategy != "correlation_based" or checkpoint != last):
                     continue
-                for rules, _ in (experiment.rule_options(variant) if stage != "final_greedy" else [("default", ())]):
+                if stage == "final_paper_slowdown" and (seconds != PAPER_SECONDS or checkpoint not in (last, 0)
+                                                        or paper_slowdown(variant, strategy) is None):
+                    continue
+                for rules, _ in (experiment.rule_options(variant) if stage in ("final_equal_time",
+                                                                             "final_equal_iterations")
+                                 else [("default", ())]):
                     final_plan.append({"stage": stage, "variant": variant, "strategy": strategy,
                                        "checkpoint": checkpoint, "ludii_seconds": seconds, "rules": rules,
                                        "budget": budget_of(variant, seconds)})
@@ -1306,8 +1332,8 @@ COST_METHOD = (
     "updates of a game are kept as measured, only the search grows. An evaluation game costs the plies of the games "
     "behind the cost an iteration x the budget x that cost (games at a small budget are shorter: an underestimate "
     "there); a greedy agent's game half of it (one player searches); a pruned-set game a growing-set one (an "
-    "overestimate: 15 features). The final comparison (both tables, Gomoku's first checkpoint too, and the greedy "
-    "agent's cells at half a game) is counted at its cap (every cell to ``final_games``: an upper "
+    "overestimate: 15 features). The final comparison (both tables, Gomoku's first checkpoint too, Yavalath's "
+    "agents at the paper's slowdowns, and the greedy agent's cells at half a game) is counted at its cap (every cell to ``final_games``: an upper "
     "bound), the slowdown measures at their nominal thinking time. Timings are the games' own wall times in their "
     "worker on a shared machine. Wall time on n cores: per stage, the larger of CPU time / n and its longest "
     "indivisible job (a self-play run's games are sequential; one game), summed over the stages.")
@@ -1425,6 +1451,10 @@ def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
     tables = 2 * seconds  # equal time and equal iterations
     final_cells += [(v, 1) for v in per_variant if v in EARLY_CHECKPOINT_VARIANTS]  # the first checkpoint's policy
     final = [(tables * n * paper["final_games"], per_variant[v][1]) for v, n in final_cells]
+    # the agents the paper gives a slowdown for, at it (one table, the paper's 5 s): Yavalath's learned and hand-made
+    final += [(paper["final_games"], per_variant[v][1]) for v, strategy in (("Yavalath", "correlation_based"),
+                                                                            ("Yavalath", "handmade"))
+              if v in per_variant and paper_slowdown(v, strategy) is not None]
     # the greedy agent against UCT at each budget, default rules: one of the two players searches
     final += [(seconds * paper["final_games"], per_variant[v][1] / 2) for v in per_variant]
     stages.append(("final comparison (at its cap)", sum(g for g, _ in final), sum(g * c for g, c in final),

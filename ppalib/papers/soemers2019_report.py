@@ -677,7 +677,7 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
 
 # ---- the final comparison at the paper's budget ------------------------------------------------------------------
 FINAL_STAGES = {"final_equal_time": "equal time", "final_equal_iterations": "equal iterations",
-                "final_greedy": "greedy agent"}
+                "final_greedy": "greedy agent", "final_paper_slowdown": "equal time at the paper's slowdown"}
 #: What Fig. 4 says of each variant after 200 self-play games, as the direction of Biased MCTS against UCT (the
 #: Correlation-based set): above 50% ("significant" or "smaller" gain), about 50% (Gomoku: "no apparent change",
 #: read as level with UCT), below 50% (Yavalath).
@@ -961,7 +961,8 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
     all their games, final cells decided;
     ``selfplay``: games stored / planned per run (variant x stage and strategy);
     ``feature_sizes``: features of each growing-set policy at each checkpoint reached;
-    ``final_equal_time`` (primary), ``final_equal_iterations`` and ``final_greedy``: ``budget_final_table``;
+    one per ``FINAL_STAGES`` (``final_equal_time``, the primary, ``final_equal_iterations``, ``final_greedy``,
+    ``final_paper_slowdown``): ``budget_final_table``;
     ``claims``: ``budget_claims``: the paper's claims on the budget run, those about the final checkpoint against
     UCT at the paper's 5 s (its final comparison), those comparing strategies or about pruned sets on its
     evaluation games;
@@ -1024,9 +1025,7 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
                                              round(grouped["sum"].sum() / 3600, 2)]
     return {"progress": progress, "selfplay": selfplay, "feature_sizes": feature_sizes,
             "claims": budget_claims(run),
-            "final_equal_time": budget_final_table(run, "final_equal_time"),
-            "final_equal_iterations": budget_final_table(run, "final_equal_iterations"),
-            "final_greedy": budget_final_table(run, "final_greedy"),
+            **{stage: budget_final_table(run, stage) for stage in FINAL_STAGES},
             "stage_times": stage_times, "paper_cost": run.get("paper_cost", pd.DataFrame())}
 
 
