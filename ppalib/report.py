@@ -597,8 +597,9 @@ def _two_sample_equivalence(wins, games, reference_wins, reference_games, margin
         low, high = (float(x) for x in _difference_interval(wins, games, reference, reference_wins,
                                                              reference_games, alpha, False))
         cell = replace(cell, verdict=_three_way(low, high, margin)[()], ci_low=low, ci_high=high)
-    p_tost = min(1.0, 2 * float(tost_proportions_2indep(wins, games, reference_wins, reference_games,
-                                                         -margin / 100, margin / 100, compare="diff").pvalue))
+    with np.errstate(divide="ignore", invalid="ignore"):  # statsmodels' odds ratio at a rate of 0 or 1 (unused)
+        p_tost = min(1.0, 2 * float(tost_proportions_2indep(wins, games, reference_wins, reference_games,
+                                                             -margin / 100, margin / 100, compare="diff").pvalue))
     ka, kb = int(round(wins)), int(round(reference_wins))
     p_differs = float(fisher_exact([[ka, int(games) - ka], [kb, int(reference_games) - kb]])[1])
     # two samples of ours: a difference contradicts the claimed equivalence, when Fisher's test (the p shown) finds

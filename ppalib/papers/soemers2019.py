@@ -741,7 +741,7 @@ def measure_final_slowdowns(experiment: FeatureBiasing, progress: bool = True) -
     return experiment.final_slowdowns()
 
 
-def in_game_slowdowns(experiment: FeatureBiasing, moves: int = 2) -> pd.DataFrame:
+def in_game_slowdowns(experiment: FeatureBiasing, moves: int = 2, games: pd.DataFrame | None = None) -> pd.DataFrame:
     """The slowdown inside the final comparison's own games, as the paper measures it (V-B: "in the first two moves
     per game"): per cell, Biased MCTS's CPU seconds an iteration in its first ``moves`` moves of each game over
     UCT's in theirs (ratio of the means over the games; the store's per-move timings, ``move_seconds``, kept since
@@ -751,7 +751,8 @@ def in_game_slowdowns(experiment: FeatureBiasing, moves: int = 2) -> pd.DataFram
     games."""
     labelled = [(lab, c) for lab, c in experiment.final_conditions()
                 if lab["stage"] in ("final_equal_iterations", "final_equal_time")]
-    games = experiment.store.load() if experiment.results_dir.is_dir() else pd.DataFrame()
+    if games is None:  # ``games``: the store's games, when the caller has loaded them already
+        games = experiment.store.load() if experiment.results_dir.is_dir() else pd.DataFrame()
     columns = ["stage", "variant", "strategy", "checkpoint", "ludii_seconds", "rules", "games timed",
                "Biased MCTS us an iteration", "UCT us an iteration", "slowdown in the games", "slowdown measured"]
     if not len(games):
@@ -1230,6 +1231,7 @@ def budget_run(results_dir=None) -> dict:
     ``final_plan``: every final-comparison cell the preset plans, played or not (stage, variant, strategy,
     checkpoint, Ludii seconds, rules, UCT's budget), for the three tables (equal time, equal iterations, greedy);
     ``final_slowdowns``: the slowdowns that set the equal-time budgets (``final_slowdowns.csv``);
+    ``in_game_slowdowns``: the slowdown inside the final comparison's games (``in_game_slowdowns``);
     ``evaluation_plan``: planned games per evaluation stage (Fig. 4, the greedy agent, Figs. 7-8, the hand-made
     agent); ``stage_times``: ``stage_times.csv``; ``games``: the stored games (condition, seconds, plies);
     ``paper_cost``: ``paper_cost_extrapolation`` of it, ``cost_method``: how; ``settings``, ``results_dir``,
@@ -1307,6 +1309,7 @@ def budget_run(results_dir=None) -> dict:
         columns=["stage", "wall_seconds", "finished_at", "machine"])
     games = experiment.store.load() if folder.is_dir() else pd.DataFrame(
         columns=["condition_id", "seconds", "plies", "game", "size", "agent_playouts", "opponent_playouts"])
+    in_game = in_game_slowdowns(experiment, games=games)
     out = {"settings": s, "results_dir": folder, "exists": folder.is_dir(), "runs": pd.DataFrame(runs),
            "sizes": pd.DataFrame(sizes, columns=["variant", "strategy", "checkpoint", "features"]).sort_values(
                ["variant", "strategy", "checkpoint"], ignore_index=True),
@@ -1315,7 +1318,7 @@ def budget_run(results_dir=None) -> dict:
            "games": games[["condition_id", "game", "size", "seconds", "plies", "agent_playouts",
                            "opponent_playouts"]], "cost_method": COST_METHOD,
            "final_first": min(FINAL_FIRST, int(s["final_games"])),
-           "final_slowdowns": experiment.final_slowdowns()}
+           "final_slowdowns": experiment.final_slowdowns(), "in_game_slowdowns": in_game}
     out["paper_cost"] = paper_cost_extrapolation(out)
     return out
 
@@ -1333,10 +1336,11 @@ COST_METHOD = (
     "behind the cost an iteration x the budget x that cost (games at a small budget are shorter: an underestimate "
     "there); a greedy agent's game half of it (one player searches); a pruned-set game a growing-set one (an "
     "overestimate: 15 features). The final comparison (both tables, Gomoku's first checkpoint too, Yavalath's "
-    "agents at the paper's slowdowns, and the greedy agent's cells at half a game) is counted at its cap (every cell to ``final_games``: an upper "
-    "bound), the slowdown measures at their nominal thinking time. Timings are the games' own wall times in their "
-    "worker on a shared machine. Wall time on n cores: per stage, the larger of CPU time / n and its longest "
-    "indivisible job (a self-play run's games are sequential; one game), summed over the stages.")
+    "agents at the paper's slowdowns, and the greedy agent's cells at half a game) is counted at its cap (every "
+    "cell to ``final_games``: an upper bound), the slowdown measures at their nominal thinking time. Timings are "
+    "the games' own wall times in their worker on a shared machine. Wall time on n cores: per stage, the larger of "
+    "CPU time / n and its longest indivisible job (a self-play run's games are sequential; one game), summed over "
+    "the stages.")
 
 
 def _quick_selfplay_seconds() -> dict:

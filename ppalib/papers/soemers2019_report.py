@@ -1072,7 +1072,7 @@ def budget_findings(run: dict, claims_before: pd.DataFrame | None = None, before
                            f"planned).")
                 continue
             counts = played["verdict"].value_counts()
-            named = "; ".join(f"{r.variant} ({r.rules}) {r['win %']:.1f}% of {r.games} ({r.ours})"
+            named = "; ".join(f"{r.variant} ({r.agent}, {r.rules}) {r['win %']:.1f}% of {r.games} ({r.ours})"
                               for _, r in played.iterrows()
                               if r.variant in ("Gomoku", "Yavalath") and r.agent != "hand-made features")
             out.append(f"*Final comparison, {name}, Ludii {seconds:g} s:* {len(played)} of {len(cells)} cells "
@@ -1149,6 +1149,13 @@ def claims_change(before: pd.DataFrame, after: pd.DataFrame, before_name: str = 
 
 
 # ---- the paper's claims on the budget run ------------------------------------------------------------------------
+def claims_seconds(run: dict) -> float:
+    """The thinking time the budget run's claims are read at: the paper's 5 s if its preset plans it, else the
+    largest it plans."""
+    planned = sorted({float(x) for x in run["settings"]["ludii_seconds"] if x > 0})
+    return 5.0 if 5.0 in planned else (planned[-1] if planned else float("nan"))
+
+
 #: The claims the budget run tests on its final comparison, at the paper's budget (Ludii's 5 s, equal time, default
 #: rules: the final Correlation-based policy, Gomoku's first-checkpoint one, the greedy agent, the hand-made agent;
 #: slowdowns measured at that budget).  The others (strategies compared, pruned sets) rest on its evaluation games at
@@ -1171,9 +1178,7 @@ def paper_budget_frames(run: dict, seconds: float | None = None) -> tuple[pd.Dat
     empty = (pd.DataFrame(columns=EVALUATION_COLUMNS + ["grown"]), pd.DataFrame(columns=SLOWDOWN_COLUMNS))
     if not len(evaluations) or "ludii_seconds" not in evaluations:
         return empty
-    planned = sorted({float(x) for x in run["settings"]["ludii_seconds"] if x > 0})
-    if seconds is None:
-        seconds = 5.0 if 5.0 in planned else (planned[-1] if planned else None)
+    seconds = claims_seconds(run) if seconds is None else seconds
     cells = evaluations[(evaluations["ludii_seconds"] == seconds) & (evaluations["rules"] == "default")
                         & evaluations["stage"].isin(["final_equal_time", "final_greedy"])]
     if cells.empty:
@@ -1265,8 +1270,7 @@ def budget_claims(run: dict) -> pd.DataFrame:
     smaller = evaluations[~evaluations["stage"].isin(list(FINAL_STAGES))] if len(evaluations) else evaluations
     table_budget = claims_table(at_budget[EVALUATION_COLUMNS], slowdowns)
     table_small = claims_table(smaller[EVALUATION_COLUMNS] if len(smaller) else None, run.get("slowdowns"))
-    planned = sorted({float(x) for x in run["settings"]["ludii_seconds"] if x > 0})
-    seconds = 5.0 if 5.0 in planned else (planned[-1] if planned else float("nan"))
+    seconds = claims_seconds(run)
     rows = []
     for (_, a), (_, b) in zip(table_budget.iterrows(), table_small.iterrows()):
         if a["claim_id"] in AT_PAPER_BUDGET:
@@ -1282,3 +1286,80 @@ def budget_claims(run: dict) -> pd.DataFrame:
             row["games"] = f"evaluation games at {int(run['settings']['playouts'])} iterations"
         rows.append(row)
     return pd.DataFrame(rows, columns=[*table_budget.columns, "games"])
+
+
+def budget_slowdown_table(run: dict) -> pd.DataFrame:
+    """The slowdowns of the final comparison's agents at each budget: measured before the games (first two moves,
+    interleaved repeats: what set the equal-time budgets), inside the games themselves (``in_game_slowdowns``:
+    equal-iteration cells, where both agents run the same iterations) and the paper's where it gives one."""
+    from .soemers2019 import paper_slowdown
+    slow, in_game = run.get("final_slowdowns", pd.DataFrame()), run.get("in_game_slowdowns", pd.DataFrame())
+    columns = ["variant", "agent", "Ludii seconds", "rules", "UCT iterations", "slowdown measured [min, max]",
+               "slowdown in the games", "games timed", "the paper's"]
+    if not len(slow):
+        return pd.DataFrame(columns=columns)
+    timed = (in_game[in_game["stage"] == "final_equal_iterations"] if len(in_game) else in_game)
+    rows = []
+    for r in slow.itertuples():
+        mine = timed[(timed["variant"] == r.variant) & (timed["strategy"] == r.strategy)
+                     & (timed["ludii_seconds"] == r.ludii_seconds) & (timed["rules"] == r.rules)] if len(timed) \
+            else timed
+        checkpoints = sorted(run["evaluations"].loc[run["evaluations"]["policy"] == r.policy, "checkpoint"].unique()) \
+            if len(run["evaluations"]) and "policy" in run["evaluations"] else []
+        checkpoint = int(checkpoints[0]) if checkpoints else max(run["settings"]["checkpoints"])
+        if len(mine) and "checkpoint" in mine:
+            mine = mine[mine["checkpoint"] == checkpoint]
+        paper = paper_slowdown(r.variant, r.strategy) if r.strategy == "handmade" or checkpoint == max(
+            run["settings"]["checkpoints"]) else None
+        rows.append({"variant": r.variant, "agent": final_agent_name(r.strategy, checkpoint, "final_equal_time"),
+                     "Ludii seconds": r.ludii_seconds, "rules": r.rules, "UCT iterations": int(r.budget),
+                     "slowdown measured [min, max]": f"{r.slowdown:.2f} [{r.slowdown_min:.2f}, {r.slowdown_max:.2f}]",
+                     "slowdown in the games": round(float(mine["slowdown in the games"].iloc[0]), 2) if len(mine)
+                     else np.nan, "games timed": int(mine["games timed"].iloc[0]) if len(mine) else 0,
+                     "the paper's": f"{paper:g}x" if paper else "—"})
+    return _sorted_final(pd.DataFrame(rows, columns=columns).assign(_rules=lambda f: f["rules"])).drop(
+        columns="_rules")
+
+
+def _cell_text(table: pd.DataFrame, **match) -> str:
+    """``win % [interval] of n games (ours)`` of the one row of a final table matching ``match``, or "not played
+    yet"."""
+    rows = table
+    for key, value in match.items():
+        rows = rows[rows[key] == value]
+    rows = rows[rows["games"] > 0] if len(rows) else rows
+    if rows.empty:
+        return NOT_PLAYED
+    r = rows.iloc[0]
+    return f"{r['win %']:.1f}% {r['95% interval']} of {_games_text(int(r['games']))} ({r['ours']})"
+
+
+def budget_discrepancies(run: dict) -> str:
+    """Markdown bullets on where the budget run departs from the paper and what its stored games say about why
+    (rules, slowdown, budget), every number read from the store; "not played yet" for a cell without games."""
+    status = {stage: budget_final_table(run, stage) for stage in FINAL_STAGES}
+    seconds = claims_seconds(run)
+    last, first = max(run["settings"]["checkpoints"]), min(run["settings"]["checkpoints"])
+    learned, early = (f"Correlation-based, {_games_text(n)}" for n in (last, first))
+
+    def timed(variant, agent, rules="default"):
+        return _cell_text(status["final_equal_time"], variant=variant, agent=agent, rules=rules,
+                          **{"Ludii seconds": seconds})
+
+    def at_paper_slowdown(agent):
+        return _cell_text(status["final_paper_slowdown"], variant="Yavalath", agent=agent)
+
+    greedy = "; ".join(f"{v} {_cell_text(status['final_greedy'], variant=v, **{'Ludii seconds': seconds})}"
+                       for v in VARIANTS)
+    out = [f"*Yavalath, the learned set* (the paper: significantly below an even score, with an 8x slowdown): at "
+           f"equal time at Ludii {seconds:g} s {timed('Yavalath', learned)}; under the swap rule "
+           f"{timed('Yavalath', learned, 'swap')}; with Biased MCTS given UCT's budget over the paper's 8x slowdown "
+           f"{at_paper_slowdown(learned)}.",
+           f"*Yavalath, the hand-made features* (the paper: 93% despite a 30x slowdown): at equal time "
+           f"{timed('Yavalath', 'hand-made features')}; at the paper's 30x slowdown "
+           f"{at_paper_slowdown('hand-made features')}.",
+           f"*Gomoku* (the paper: no apparent change from {first} to {last} self-play games): at equal time, after "
+           f"{_games_text(first)} {timed('Gomoku', early)}, after {_games_text(last)} {timed('Gomoku', learned)}.",
+           f"*The greedy agent against UCT at the paper's budget* (the paper: 40% in Breakthrough and Teeko, close to "
+           f"0% elsewhere): {greedy}."]
+    return "\n".join(f"- {line}" for line in out)
