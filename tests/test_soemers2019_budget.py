@@ -263,6 +263,18 @@ def test_the_slowdown_inside_the_final_games_reads_each_games_first_two_moves(tm
     assert row["slowdown measured"] == pytest.approx(float(experiment.final_slowdowns()["slowdown"].iloc[0]))
 
 
+def test_the_slowdown_parts_time_each_search_from_uct_to_biased_mcts(tmp_path):
+    experiment = _teeko_final_experiment(tmp_path)
+    table = s.measure_slowdown_parts(experiment, seconds=0.002, repeats=1, label="t", progress=False)
+    row = table.iloc[0]
+    assert (row["variant"], row["budget"], row["label"]) == ("Teeko", s.budget_of("Teeko", 0.002), "t")
+    for name in s.SLOWDOWN_PARTS:
+        assert row[f"{name}_us"] > 0
+    assert row["biased_vs_uct"] == pytest.approx(row["biased_us"] / row["uct_us"])
+    again = s.measure_slowdown_parts(experiment, seconds=0.002, repeats=1, label="u", progress=False)
+    assert list(again["label"]) == ["t", "u"]                             # appended: measures sit side by side
+
+
 def test_final_cpu_seconds_changes_no_condition_id(tmp_path):
     plain = _teeko_final_experiment(tmp_path / "a")
     bounded = _teeko_final_experiment(tmp_path / "b", final_cpu_seconds=60)

@@ -58,7 +58,7 @@ from __future__ import annotations
 import json
 import math
 import platform
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -739,6 +739,52 @@ def measure_final_slowdowns(experiment: FeatureBiasing, progress: bool = True) -
         path.parent.mkdir(parents=True, exist_ok=True)
         frame.to_csv(path, index=False)  # after every policy: an interrupted measure keeps what it has
     return experiment.final_slowdowns()
+
+
+#: The searches ``measure_slowdown_parts`` times, from UCT to Biased MCTS one part at a time.
+SLOWDOWN_PARTS = {"uct": "UCT (Ludii's selection)",
+                  "puct_plain": "PUCT, uniform priors, uniform playouts",
+                  "puct_first": "PUCT, uniform priors, first playout move from them",
+                  "biased": "Biased MCTS (PUCT, the features' priors, first playout move from them)"}
+
+
+def measure_slowdown_parts(experiment: FeatureBiasing, seconds: float = PAPER_SECONDS, repeats: int = 3,
+                           label: str = "", progress: bool = True) -> pd.DataFrame:
+    """Where Biased MCTS's slowdown comes from, per variant at the Ludii budget of ``seconds``: the CPU seconds an
+    iteration (first two moves of a game, ``repeats`` interleaved rounds, ``training.slowdown.
+    interleaved_cpu_seconds``) of each search of ``SLOWDOWN_PARTS``, from UCT through PUCT with uniform priors
+    (the search without features), its first playout move drawn from the priors (Soemers et al.'s playout: a
+    second entry a playout), to Biased MCTS with the final Correlation-based policy (the priors computed from the
+    features for every legal move of each new entry).  The ratios to UCT split the slowdown into the search's own
+    cost and the features'.  Appended to ``slowdown_parts.csv`` in the results folder with ``label``; a timing."""
+    from tqdm.auto import tqdm
+    from .. import CODE_VERSION
+    from ..games import make_game
+    from ..training.slowdown import interleaved_cpu_seconds, uct_agent
+    rows = []
+    agents_of = [(labels, policy) for labels, policy, full in experiment.final_agents()
+                 if labels["strategy"] == "correlation_based" and labels["checkpoint"] == max(
+                     experiment.settings["checkpoints"])]
+    for labels, policy in tqdm(agents_of, desc="slowdown parts", unit="variant", disable=not progress):
+        game = make_game(*VARIANTS[labels["variant"]], ply_cap=MOVE_CAP)
+        budget = budget_of(labels["variant"], seconds)
+        agents = {"uct": replace(uct_agent(1.0), seconds_per_move=None, playouts=budget),
+                  "puct_plain": make_agent("puct", budget, c=C_PUCT, tree_reuse=True,
+                                           prior_first_playout_move=False),
+                  "puct_first": make_agent("puct", budget, c=C_PUCT, tree_reuse=True),
+                  "biased": biased_agent(budget, policy)}
+        times = interleaved_cpu_seconds(game, agents, repeats, experiment.seed)
+        per = {name: float(np.median(t)) / (2 * budget) for name, t in times.items()}
+        rows.append({"variant": labels["variant"], "ludii_seconds": seconds, "budget": budget, "policy": policy,
+                     **{f"{name}_us": 1e6 * per[name] for name in SLOWDOWN_PARTS},
+                     **{f"{name}_vs_uct": per[name] / per["uct"] for name in SLOWDOWN_PARTS if name != "uct"},
+                     "repeats": repeats, "label": label or CODE_VERSION, "machine": platform.node() or "unknown"})
+    frame = pd.DataFrame(rows)
+    path = experiment.results_dir / "slowdown_parts.csv"
+    if path.exists():
+        frame = pd.concat([pd.read_csv(path), frame], ignore_index=True)
+    frame.to_csv(path, index=False)
+    return frame
 
 
 def in_game_slowdowns(experiment: FeatureBiasing, moves: int = 2, games: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -1501,7 +1547,8 @@ def main(argv=None) -> None:
     ``data/results/soemers2019_budget`` for ``budget``, each at its own parameters, ``output/<preset>/results/
     soemers2019`` otherwise); each resumes from what is stored, so an interrupted command is simply run again
     (``-p final_cpu_seconds=N`` bounds a session's growth of the final comparison).
-    ``--grown-set-slowdowns LABEL`` measures the paper-size slowdowns instead (``measure_grown_set_slowdowns``)."""
+    ``--grown-set-slowdowns LABEL`` measures the paper-size slowdowns instead (``measure_grown_set_slowdowns``),
+    ``--slowdown-parts LABEL`` the parts of the slowdown at the paper's budget (``measure_slowdown_parts``)."""
     import argparse
     from . import key_value
     parser = argparse.ArgumentParser(prog="python -m ppalib.papers.soemers2019", description=main.__doc__)
@@ -1519,6 +1566,9 @@ def main(argv=None) -> None:
     parser.add_argument("-p", dest="parameters", action="append", default=[], type=key_value,
                         help="a preset parameter, key=value (JSON values)")
     parser.add_argument("--grown-set-slowdowns", metavar="LABEL", default=None)
+    parser.add_argument("--slowdown-parts", metavar="LABEL", default=None,
+                        help="time UCT, PUCT without features and Biased MCTS at Ludii's 5 s per variant "
+                             "(measure_slowdown_parts) instead of running stages")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     if args.results is None:
@@ -1528,6 +1578,9 @@ def main(argv=None) -> None:
                                           progress=not args.quiet).to_string())
         return
     experiment = make_experiment(args.results, args.preset, **dict(args.parameters))
+    if args.slowdown_parts is not None:
+        print(measure_slowdown_parts(experiment, label=args.slowdown_parts, progress=not args.quiet).to_string())
+        return
     out = run(experiment, args.executor, workers=args.workers, progress=not args.quiet, stages=args.stage)
     evaluations = out["evaluations"]
     print(f"{len(out['selfplay'])} self-play games, {int(evaluations['games'].sum()) if len(evaluations) else 0} "

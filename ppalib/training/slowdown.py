@@ -95,6 +95,25 @@ def slowdown(game, policy_hash_or_agent, seconds_per_move: float = 0.2, repeats:
     }
 
 
+def interleaved_cpu_seconds(game, agents: dict, repeats: int = 3, seed: int = 0) -> dict:
+    """CPU seconds (this process) each of ``agents`` (name -> config) takes to search the first two moves of a game
+    (``first_two_moves``), ``repeats`` rounds, the agents' order rotated each round (two agents: alternated), so
+    that slow drifts of a shared machine hit them alike; a warm-up search of each first (compiles), untimed.
+    Returns name -> list of seconds, one per round."""
+    import time
+    rng = make_rng(seed)
+    for agent in agents.values():  # warm-up: compile, first calls; untimed
+        first_two_moves(game, dataclasses.replace(agent, playouts=8), rng)
+    names = list(agents)
+    seconds = {name: [] for name in names}
+    for r in range(repeats):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            start = time.process_time()
+            first_two_moves(game, agents[name], rng)
+            seconds[name].append(time.process_time() - start)
+    return seconds
+
+
 def slowdown_at_budget(game, policy_hash_or_agent, iterations: int, repeats: int = 3, seed: int = 0) -> dict:
     """The slowdown at a given iteration budget, for the equal-time comparison (notebook 04's final stage): UCT and
     the biased agent each search the first two moves of a game with ``iterations`` iterations a move (trees
@@ -102,7 +121,6 @@ def slowdown_at_budget(game, policy_hash_or_agent, iterations: int, repeats: int
     the biased agent's seconds per iteration over UCT's (the ratio of the mean times; for equal iterations, the
     paper's I_uct / I_biased at equal time).  The same positions, the same policy, the budget the games are played
     at: an equal-time budget derived from it is for the same search.  Returns a dict like ``slowdown``'s."""
-    import time
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
         raise ValueError(f"repeats={repeats!r} must be an integer >= 1")
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
@@ -110,16 +128,7 @@ def slowdown_at_budget(game, policy_hash_or_agent, iterations: int, repeats: int
     biased = dataclasses.replace(biased_agent(policy_hash_or_agent, 1.0), seconds_per_move=None,
                                  playouts=int(iterations))
     uct = dataclasses.replace(uct_agent(1.0), seconds_per_move=None, playouts=int(iterations))
-    rng = make_rng(seed)
-    for agent in (uct, biased):  # warm-up: compile, first calls; untimed
-        first_two_moves(game, dataclasses.replace(agent, playouts=8), rng)
-    seconds = {"uct": [], "biased": []}
-    for r in range(repeats):
-        order = (("uct", uct), ("biased", biased)) if r % 2 == 0 else (("biased", biased), ("uct", uct))
-        for name, agent in order:
-            start = time.process_time()
-            first_two_moves(game, agent, rng)
-            seconds[name].append(time.process_time() - start)
+    seconds = interleaved_cpu_seconds(game, {"uct": uct, "biased": biased}, repeats, seed)
     t_uct, t_biased = np.array(seconds["uct"]), np.array(seconds["biased"])
     ratios = t_biased / np.maximum(t_uct, 1e-9)
     return {
@@ -133,4 +142,4 @@ def slowdown_at_budget(game, policy_hash_or_agent, iterations: int, repeats: int
     }
 
 
-__all__ = ["slowdown", "slowdown_at_budget", "biased_agent", "uct_agent", "first_two_moves"]
+__all__ = ["slowdown", "slowdown_at_budget", "interleaved_cpu_seconds", "biased_agent", "uct_agent", "first_two_moves"]
