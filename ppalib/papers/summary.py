@@ -209,15 +209,31 @@ def _adaptive_rave2013(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame
 
 
 def _soemers2019(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The claims on the notebook's own run (at ``source``'s preset), then those on the committed budget run
+    (``soemers2019.budget_run``: the claims about the final checkpoint at the paper's 5 s, the others at its
+    evaluation budget), each with the budget it was tested at."""
     report = _module("soemers2019_report")
+    paper = _module("soemers2019")
     evaluations, slowdowns = (data["evaluations"], data["slowdowns"]) if data is not None else (None, None)
     table = report.claims_table(evaluations, slowdowns)
-    s = _module("soemers2019").settings(source.preset)
-    at_paper_budget = s == _module("soemers2019").settings("paper")
+    s = paper.settings(source.preset)
+    at_paper_budget = s == paper.settings("paper")
+    own = f"{s['playouts']:,} iterations" if s["budget"] == "fixed" else "the paper's 5 s"
     claims = pd.DataFrame({
         "claim": table["claim"], "sentence": table["paper"] if "paper" in table.columns else "",
         "ours": table["ours"], "p_value": table["p_value"], "verdict": table["verdict"],
-        "budget": "the notebook's", "paper_budget": at_paper_budget})
+        "budget": f"{own} ({source.preset} run)", "paper_budget": at_paper_budget})
+    run = paper.budget_run()
+    if run["exists"]:
+        budget = report.budget_claims(run)
+        at_budget = budget["claim_id"].isin(report.AT_PAPER_BUDGET)
+        seconds = report.claims_seconds(run)
+        claims = pd.concat([claims, pd.DataFrame({
+            "claim": budget["claim"], "sentence": budget["paper"], "ours": budget["ours"],
+            "p_value": budget["p_value"], "verdict": budget["verdict"],
+            "budget": np.where(at_budget, f"Ludii {seconds:g} s, equal time (budget run)",
+                               f"{int(run['settings']['playouts']):,} iterations (budget run)"),
+            "paper_budget": at_budget.to_numpy()})], ignore_index=True)
     return pd.DataFrame(columns=CELL_COLUMNS), claims
 
 
