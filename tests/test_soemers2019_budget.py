@@ -316,7 +316,8 @@ def test_the_budget_run_status_of_an_absent_store_plans_everything_and_plays_not
     # 5 s and 2.5 s: 16 searching cells (ten variants, the swap and 8-piece variants, the hand-made agent) plus
     # Gomoku's first checkpoint, and ten greedy cells
     # and, at 5 s only, Yavalath's learned and hand-made agents at the paper's slowdowns (8x, 30x)
-    for stage, cells in (("final_equal_time", 34), ("final_equal_iterations", 34), ("final_greedy", 20),
+    # (the greedy agent under every rule set too: 14 cells a thinking time)
+    for stage, cells in (("final_equal_time", 34), ("final_equal_iterations", 34), ("final_greedy", 28),
                          ("final_paper_slowdown", 2)):
         table = status[stage]
         assert len(table) == cells and set(table["verdict"]) == {report.NOT_PLAYED}
@@ -397,12 +398,12 @@ def test_the_paper_cost_grows_only_the_search_of_the_stored_games_to_ludiis_iter
     assert table.loc["evaluation", "CPU hours"] == round(expected / 3600, 1)
     assert cost.attrs["sources"] == {"final games": 10, "budget run": 10}
     # 16 agent and rule cells (10 default, 3 swap, 8-piece Teeko, the hand-made agent twice) and Gomoku's first
-    # checkpoint, two tables, one 5 s; ten greedy cells at half a game each
+    # checkpoint, two tables, one 5 s; 14 greedy cells (every rule set) at half a game each
     # and Yavalath's two agents at the paper's slowdowns
-    assert table.loc["final comparison (at its cap)", "games"] == (2 * 17 + 10 + 2) * paper["final_games"]
-    final = (2 * (sum(evaluation.values()) + evaluation["Hex (7x7)"] + 3 * evaluation["Yavalath"]
-                  + evaluation["Hex (11x11)"] + evaluation["Teeko"] + evaluation["Gomoku"])
-             + sum(evaluation.values()) / 2 + 2 * evaluation["Yavalath"]) * paper["final_games"]
+    assert table.loc["final comparison (at its cap)", "games"] == (2 * 17 + 14 + 2) * paper["final_games"]
+    rule_sets = (evaluation["Hex (7x7)"] + evaluation["Yavalath"] + evaluation["Hex (11x11)"] + evaluation["Teeko"])
+    final = (2 * (sum(evaluation.values()) + rule_sets + 2 * evaluation["Yavalath"] + evaluation["Gomoku"])
+             + (sum(evaluation.values()) + rule_sets) / 2 + 2 * evaluation["Yavalath"]) * paper["final_games"]
     assert table.loc["final comparison (at its cap)", "CPU hours"] == round(final / 3600, 1)
 
 

@@ -452,7 +452,8 @@ class FeatureBiasing:
         in the agents' configs, so the stored games replay without the slowdown file.
 
         The greedy agent (Fig. 6: the final Correlation-based policy's most probable move, no search) plays UCT at
-        each budget too (stage ``final_greedy``, default rules): the paper's Fig. 6 is at its 5 s, and UCT at the
+        each budget and rule set too (stage ``final_greedy``; Ludii's Teeko, the paper's, has 8 pieces a player):
+        the paper's Fig. 6 is at its 5 s, and UCT at the
         evaluation stage's smaller budget is a weaker opponent than the paper's.  Where the paper reports the
         agent's slowdown (``paper_slowdown``: Yavalath), it also plays at the paper's 5 s with Biased MCTS given
         round(B / that slowdown) (stage ``final_paper_slowdown``, default rules)."""
@@ -464,16 +465,14 @@ class FeatureBiasing:
                 self.settings["checkpoints"])
             for seconds in self.final_seconds:
                 budget = budget_of(labels["variant"], seconds)
-                if greedy:
-                    out.append(({**labels, "ludii_seconds": seconds, "budget": budget, "rules": "default",
-                                 "stage": "final_greedy", "biased_budget": 0},
-                                Condition(game, size, make_agent("greedy", 1, policy=base_policy),
-                                          uct_opponent(budget), (("ply_cap", MOVE_CAP),))))
                 for rules, rule_options in self.rule_options(labels["variant"]):
                     options = (*rule_options, ("ply_cap", MOVE_CAP))
                     cell = dict(labels, ludii_seconds=seconds, budget=budget, rules=rules)
                     policy = self.policy_under_rules(base_policy, rule_options)
                     uct = uct_opponent(budget)
+                    if greedy:
+                        out.append(({**cell, "stage": "final_greedy", "biased_budget": 0},
+                                    Condition(game, size, make_agent("greedy", 1, policy=policy), uct, options)))
                     out.append(({**cell, "stage": "final_equal_iterations", "biased_budget": budget},
                                 Condition(game, size, biased_agent(budget, policy, full_playouts), uct, options)))
                     measured = slow[(slow["policy"] == policy) & (slow["budget"] == budget)
@@ -1328,8 +1327,7 @@ def budget_run(results_dir=None) -> dict:
                 if stage == "final_paper_slowdown" and (seconds != PAPER_SECONDS or checkpoint not in (last, 0)
                                                         or paper_slowdown(variant, strategy) is None):
                     continue
-                for rules, _ in (experiment.rule_options(variant) if stage in ("final_equal_time",
-                                                                             "final_equal_iterations")
+                for rules, _ in (experiment.rule_options(variant) if stage != "final_paper_slowdown"
                                  else [("default", ())]):
                     final_plan.append({"stage": stage, "variant": variant, "strategy": strategy,
                                        "checkpoint": checkpoint, "ludii_seconds": seconds, "rules": rules,
@@ -1505,8 +1503,9 @@ def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
     final += [(paper["final_games"], per_variant[v][1]) for v, strategy in (("Yavalath", "correlation_based"),
                                                                             ("Yavalath", "handmade"))
               if v in per_variant and paper_slowdown(v, strategy) is not None]
-    # the greedy agent against UCT at each budget, default rules: one of the two players searches
-    final += [(seconds * paper["final_games"], per_variant[v][1] / 2) for v in per_variant]
+    # the greedy agent against UCT at each budget and rule set: one of the two players searches
+    final += [(seconds * len(experiment.rule_options(v)) * paper["final_games"], per_variant[v][1] / 2)
+              for v in per_variant]
     stages.append(("final comparison (at its cap)", sum(g for g, _ in final), sum(g * c for g, c in final),
                    max(c for _, c in final)))
     rows = []

@@ -1363,3 +1363,31 @@ def budget_discrepancies(run: dict) -> str:
            f"*The greedy agent against UCT at the paper's budget* (the paper: 40% in Breakthrough and Teeko, close to "
            f"0% elsewhere): {greedy}."]
     return "\n".join(f"- {line}" for line in out)
+
+
+def budget_sensitivity(run: dict) -> pd.DataFrame:
+    """Whether a final-comparison verdict depends on the budget: per table (equal time, equal iterations, the greedy
+    agent) and cell (variant, agent, rules), the outcome and verdict at each planned thinking time side by side (the
+    paper's 5 s and its half), and whether they agree ("yes" / "no" once both are decided, else "not decided")."""
+    frames = []
+    for stage in ("final_equal_time", "final_equal_iterations", "final_greedy"):
+        table = budget_final_table(run, stage)
+        if len(table):
+            frames.append(table.assign(table=FINAL_STAGES[stage]))
+    columns = ["table", "variant", "agent", "rules"]
+    if not frames:
+        return pd.DataFrame(columns=[*columns, "same verdict"])
+    long = pd.concat(frames, ignore_index=True)
+    long["cell"] = [f"{w:.1f}% of {_games_text(int(g))}: {o}" if g else o
+                    for w, g, o in zip(long["win %"], long["games"], long["ours"])]
+    wide = long.pivot_table(index=columns, columns="Ludii seconds", values=["cell", "verdict"], aggfunc="first",
+                            sort=False)
+    seconds = sorted(long["Ludii seconds"].unique(), reverse=True)
+    out = pd.DataFrame(index=wide.index)
+    for sec in seconds:
+        out[f"Ludii {sec:g} s"] = wide[("cell", sec)]
+    verdicts = wide["verdict"][seconds]
+    decided = verdicts.isin(["as the paper", "not as the paper"]).all(axis=1)
+    same = verdicts.nunique(axis=1) == 1
+    out["same verdict"] = np.where(~decided, "not decided", np.where(same, "yes", "no"))
+    return out.reset_index()
