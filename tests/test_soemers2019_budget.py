@@ -273,6 +273,11 @@ def test_the_slowdown_parts_time_each_search_from_uct_to_biased_mcts(tmp_path):
     assert row["biased_vs_uct"] == pytest.approx(row["biased_us"] / row["uct_us"])
     again = s.measure_slowdown_parts(experiment, seconds=0.002, repeats=1, label="u", progress=False)
     assert list(again["label"]) == ["t", "u"]                             # appended: measures sit side by side
+    from ppalib.papers import soemers2019_report as report
+    table = report.slowdown_parts_table({"slowdown_parts": again}).iloc[0]
+    assert table["measured"] == "u"                                        # the latest measure of a variant
+    assert table["the search's factor"] * table["the features' factor"] == pytest.approx(table["slowdown"], rel=0.02)
+    assert table["Ludii, newer matcher"] == "0.8-1.8"                      # Ludii's row for Teeko
 
 
 def test_final_cpu_seconds_changes_no_condition_id(tmp_path):

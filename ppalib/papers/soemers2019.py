@@ -1277,6 +1277,7 @@ def budget_run(results_dir=None) -> dict:
     checkpoint, Ludii seconds, rules, UCT's budget), for the three tables (equal time, equal iterations, greedy);
     ``final_slowdowns``: the slowdowns that set the equal-time budgets (``final_slowdowns.csv``);
     ``in_game_slowdowns``: the slowdown inside the final comparison's games (``in_game_slowdowns``);
+    ``slowdown_parts``: ``slowdown_parts.csv`` (``measure_slowdown_parts``), empty until measured;
     ``evaluation_plan``: planned games per evaluation stage (Fig. 4, the greedy agent, Figs. 7-8, the hand-made
     agent); ``stage_times``: ``stage_times.csv``; ``games``: the stored games (condition, seconds, plies);
     ``paper_cost``: ``paper_cost_extrapolation`` of it, ``cost_method``: how; ``settings``, ``results_dir``,
@@ -1362,7 +1363,9 @@ def budget_run(results_dir=None) -> dict:
            "games": games[["condition_id", "game", "size", "seconds", "plies", "agent_playouts",
                            "opponent_playouts"]], "cost_method": COST_METHOD,
            "final_first": min(FINAL_FIRST, int(s["final_games"])),
-           "final_slowdowns": experiment.final_slowdowns(), "in_game_slowdowns": in_game}
+           "final_slowdowns": experiment.final_slowdowns(), "in_game_slowdowns": in_game,
+           "slowdown_parts": pd.read_csv(folder / "slowdown_parts.csv") if (folder / "slowdown_parts.csv").exists()
+           else pd.DataFrame()}
     out["paper_cost"] = paper_cost_extrapolation(out)
     return out
 

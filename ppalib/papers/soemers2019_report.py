@@ -1391,3 +1391,32 @@ def budget_sensitivity(run: dict) -> pd.DataFrame:
     same = verdicts.nunique(axis=1) == 1
     out["same verdict"] = np.where(~decided, "not decided", np.where(same, "yes", "no"))
     return out.reset_index()
+
+
+def slowdown_parts_table(run: dict) -> pd.DataFrame:
+    """Where the slowdown comes from (``soemers2019.measure_slowdown_parts``, its latest measurement per variant):
+    CPU microseconds an iteration of UCT, of PUCT without features (uniform priors; its first playout move drawn
+    from them, as Soemers et al.'s playout, which adds a second entry an iteration) and of Biased MCTS; the
+    slowdown split into the search's factor (PUCT without features over UCT) and the features' (Biased MCTS over
+    that PUCT), whose product it is; beside Ludii's newer matcher's whole slowdown with sets of the paper's size
+    (``data/paper/soemers2019_ludii_slowdowns.csv``)."""
+    from .. import paths
+    parts = run.get("slowdown_parts", pd.DataFrame())
+    columns = ["variant", "Ludii seconds", "UCT us an iteration", "PUCT, no features, uniform playouts",
+               "PUCT, no features, first playout move from the priors", "Biased MCTS", "the search's factor",
+               "the features' factor", "slowdown", "Ludii, newer matcher", "measured"]
+    if not len(parts):
+        return pd.DataFrame(columns=columns)
+    latest = parts.groupby("variant", sort=False).tail(1)
+    ludii = pd.read_csv(paths.PAPER_DATA / "soemers2019_ludii_slowdowns.csv")
+    ludii_range = {r.variant: f"{r.newer_low:g}-{r.newer_high:g}" for r in ludii.itertuples()}
+    rows = [{"variant": r.variant, "Ludii seconds": r.ludii_seconds, "UCT us an iteration": round(r.uct_us, 2),
+             "PUCT, no features, uniform playouts": round(r.puct_plain_us, 2),
+             "PUCT, no features, first playout move from the priors": round(r.puct_first_us, 2),
+             "Biased MCTS": round(r.biased_us, 2), "the search's factor": round(r.puct_first_vs_uct, 2),
+             "the features' factor": round(r.biased_us / r.puct_first_us, 2), "slowdown": round(r.biased_vs_uct, 2),
+             "Ludii, newer matcher": ludii_range.get(r.variant, "—"), "measured": r.label}
+            for r in latest.itertuples()]
+    order = {v: i for i, v in enumerate(VARIANTS)}
+    return pd.DataFrame(rows, columns=columns).sort_values("variant", key=lambda s: s.map(order)).reset_index(
+        drop=True)
