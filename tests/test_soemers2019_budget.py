@@ -280,6 +280,27 @@ def test_the_slowdown_parts_time_each_search_from_uct_to_biased_mcts(tmp_path):
     assert table["Ludii, newer matcher"] == "0.8-1.8"                      # Ludii's row for Teeko
 
 
+def test_final_grow_stages_and_seconds_choose_the_cells_a_call_grows(tmp_path, monkeypatch):
+    import ppalib.until_decided as until_decided
+    grown = []
+    monkeypatch.setattr(until_decided, "run_until_decided", lambda exp, cells, *a, **k: grown.append(cells))
+    full = _teeko_final_experiment(tmp_path / "a")
+    s.run_final(full, "serial", progress=False)
+    s.run_final(_teeko_final_experiment(tmp_path / "b", final_grow_stages=["final_greedy"]), "serial",
+                progress=False)
+    s.run_final(_teeko_final_experiment(tmp_path / "c", final_grow_seconds=[1.0]), "serial", progress=False)
+    by_stage = {lab["stage"]: c.id for lab, c in full.final_conditions()}
+    assert set(grown[0]) == set(by_stage.values())                      # default: every final cell
+    assert grown[1] == [by_stage["final_greedy"]]
+    assert grown[2] == []                                               # no cell at 1 s
+    plain = _teeko_final_experiment(tmp_path / "d")
+    chosen = _teeko_final_experiment(tmp_path / "e", final_grow_stages=["final_greedy"], final_grow_seconds=[0.002])
+    assert [c.id for _, c in plain.labelled_conditions()] == [c.id for _, c in chosen.labelled_conditions()]
+    assert s.results_folder("budget", final_grow_stages=["final_equal_time"]) == s.budget_folder()
+    with pytest.raises(ValueError, match="final_grow_stages"):
+        s.settings("budget", final_grow_stages=["final_equal_times"])
+
+
 def test_final_cpu_seconds_changes_no_condition_id(tmp_path):
     plain = _teeko_final_experiment(tmp_path / "a")
     bounded = _teeko_final_experiment(tmp_path / "b", final_cpu_seconds=60)

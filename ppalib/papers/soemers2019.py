@@ -144,7 +144,7 @@ PRESETS = {
                   equal_time_games=0, greedy_variants=list(VARIANTS), ludii_seconds=[PAPER_SECONDS],
                   final_games=200, rule_variants=["swap", "teeko_8_pieces"]),
 }
-DEFAULTS = dict(seed=2019, final_cpu_seconds=None)
+DEFAULTS = dict(seed=2019, final_cpu_seconds=None, final_grow_stages=None, final_grow_seconds=None)
 #: Committed runs of presets other than the committed one (``ppalib.papers.committed_results_folder``): the
 #: ``budget`` run is committed as it grows, over several sessions, to ``data/results/soemers2019_budget`` (the
 #: committed ``quick`` run stays in ``data/results/soemers2019``).  A stage run for some variants or strategies
@@ -152,7 +152,7 @@ DEFAULTS = dict(seed=2019, final_cpu_seconds=None)
 COMMITTED_FOLDERS = {"budget": f"{NAME}_budget"}
 COMMITTED_SUBSETS = ("variants", "strategies")
 #: Parameters that bound one session's work and change no stored game: they never move the results folder.
-RUN_ONLY = ("final_cpu_seconds",)
+RUN_ONLY = ("final_cpu_seconds", "final_grow_stages", "final_grow_seconds")
 PARAMETERS = {
     "variants": Param("choice", many=True, choices=tuple(VARIANTS)),
     "strategies": Param("choice", many=True, choices=STRATEGIES),
@@ -174,6 +174,8 @@ PARAMETERS = {
     "final_games": integer(0, 10_000_000),
     "rule_variants": Param("choice", many=True, choices=tuple(RULE_VARIANTS)),
     "final_cpu_seconds": number(0),
+    "final_grow_stages": Param("choice", many=True, choices=tuple(sorted(FINAL))),
+    "final_grow_seconds": number(0.0, 600.0, many=True),
     "seed": SEED,
 }
 
@@ -681,11 +683,19 @@ def run_final(experiment: FeatureBiasing, executor="process", progress: bool = T
     ``final_cpu_seconds`` (None: no bound) bounds the CPU seconds this call's growth may spend (the added games' own
     timings; a batch that would not fit is not started), so that a session stops cleanly and the next one goes
     on; the first ``FINAL_FIRST`` games of a cell are always played (stop those with an interruption: resumable).
-    It changes no condition and no game: the rounds a later call plays are those the rule would have played."""
+    It changes no condition and no game: the rounds a later call plays are those the rule would have played.
+    ``final_grow_stages`` / ``final_grow_seconds`` (None: all) restrict which cells this call grows (e.g. the
+    primary table at the paper's 5 s first), the same kind of bound: each cell grows by the same rule whenever its
+    turn comes, so the games a cell ends with do not depend on the order."""
     from ..until_decided import StoppingRule, run_until_decided
     exp = final_experiment(experiment)
     if exp is None:
         return
+    s = experiment.settings
+    stages = set(s.get("final_grow_stages") or FINAL)
+    seconds = {float(x) for x in (s.get("final_grow_seconds") or experiment.final_seconds)}
+    grow = [c.id for labels, c in experiment.final_conditions()
+            if labels["stage"] in stages and float(labels["ludii_seconds"]) in seconds]
     limit = int(experiment.settings["final_games"])
     budget = experiment.settings.get("final_cpu_seconds")
     if budget is not None:
@@ -693,7 +703,7 @@ def run_final(experiment: FeatureBiasing, executor="process", progress: bool = T
         budget = final_growth_seconds(experiment) + float(budget)
     rule = StoppingRule(batch=FINAL_BATCH, cap=max(limit, exp.games_per_condition), cpu_seconds=budget)
     references = final_references(experiment)
-    run_until_decided(exp, [c.id for c in exp.conditions], lambda cells: final_undecided(cells, references), rule,
+    run_until_decided(exp, list(dict.fromkeys(grow)), lambda cells: final_undecided(cells, references), rule,
                       executor, progress=progress)
 
 
