@@ -462,3 +462,42 @@ def test_the_notebook_setup_survives_a_ledger_of_grown_final_cells(tmp_path):
     (tmp_path / "until_decided.csv").write_text(f"condition_id,planned,games\n{condition.id},16,64\n")
     setup = prepare(s, "budget", results_dir=str(tmp_path))
     assert isinstance(setup.experiment, s.FeatureBiasing) and setup.results_dir == tmp_path
+
+
+def _final_rows(cells):
+    """Stored final-comparison cells (stage, variant, seconds, rules, games, wins) as ``budget_run`` evaluations."""
+    return pd.DataFrame([dict(variant=v, strategy="correlation_based", stage=stage, checkpoint=200, games=g,
+                              wins=float(w), condition_id=f"{stage}{v}{sec}{rules}", ludii_seconds=sec,
+                              budget=s.budget_of(v, sec), biased_budget=s.budget_of(v, sec) // 2, rules=rules,
+                              grown=False, policy="p")
+                         for stage, v, sec, rules, g, w in cells])
+
+
+def test_the_budget_sensitivity_says_whether_a_verdict_survives_half_the_budget(tmp_path):
+    from ppalib.papers import soemers2019_report as report
+    run = s.budget_run(tmp_path / "absent")
+    run["evaluations"] = _final_rows([
+        ("final_equal_time", "Breakthrough", 5.0, "default", 100, 90), ("final_equal_time", "Breakthrough", 2.5,
+                                                                        "default", 100, 88),
+        ("final_equal_time", "Othello", 5.0, "default", 100, 90), ("final_equal_time", "Othello", 2.5, "default",
+                                                                   100, 20),
+        ("final_equal_time", "Teeko", 5.0, "default", 100, 90)])
+    table = report.budget_sensitivity(run)
+    mine = table[(table["table"] == "equal time") & (table["rules"] == "default")].set_index("variant")
+    assert mine.loc["Breakthrough", "same verdict"] == "yes"           # higher at both, as the paper
+    assert mine.loc["Othello", "same verdict"] == "no"                 # higher at 5 s, lower at 2.5 s
+    assert mine.loc["Teeko", "same verdict"] == "not decided"          # nothing at 2.5 s yet
+    assert mine.loc["Othello", "Ludii 5 s"].startswith("90.0% of 100 games: higher")
+    assert list(table.columns[-3:]) == ["Ludii 5 s", "Ludii 2.5 s", "same verdict"]
+
+
+def test_the_budget_discrepancies_render_the_stored_cells_and_name_the_missing_ones(tmp_path):
+    from ppalib.papers import soemers2019_report as report
+    run = s.budget_run(tmp_path / "absent")
+    assert report.budget_discrepancies(run).count(report.NOT_PLAYED) >= 4     # nothing stored: every cell named
+    run["evaluations"] = _final_rows([("final_equal_time", "Yavalath", 5.0, "default", 32, 30),
+                                      ("final_paper_slowdown", "Yavalath", 5.0, "default", 16, 4),
+                                      ("final_greedy", "Knightthrough", 5.0, "default", 16, 14)])
+    text = report.budget_discrepancies(run)
+    assert "at equal time at Ludii 5 s 93.8% [79.2, 99.2] of 32 games (higher)" in text
+    assert "over the paper's 8x slowdown 25.0%" in text and "Knightthrough 87.5%" in text
