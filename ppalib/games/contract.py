@@ -109,6 +109,15 @@ def dirty_slots(spec, state, move, with_context, memo, out) -> int:
 INCREMENTAL = ("num_slots", "slot_code", "before_play", "dirty_slots")
 
 
+# ---- optional compiled function: a move inside a uniform playout (``ppalib.kernels.playout``) ----------------------
+def play_playout(spec, state, move) -> None:
+    """``play`` for a move of a uniform random playout, keeping only what ``random_move`` and the result read: the
+    winner and every later ``random_move`` must be exactly those ``play`` gives, so the playout draws the same moves;
+    what else the position derives (its hash, a board array beside bitboards, piece counts) may go stale, since a
+    playout's position is thrown away at its end.  A game without it plays its playouts with ``play``."""
+    _unspecialised("play_playout")
+
+
 # ---- Python functions ------------------------------------------------------------------------------------------
 def make_spec(size, variant, **options):
     """The immutable spec (int64 array) of the game at ``size`` with the variant bits and the game's options.

@@ -19,6 +19,11 @@ from ppalib._rng import weighted_index_of_total
 from ppalib.games._common import H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES
 from ppalib.games import contract as game  # <game-import>
 
+if getattr(game, "play_playout", None) is not None and game.__name__ != "ppalib.games.contract":
+    play_playout = game.play_playout  # the game's lighter move for uniform playouts (the same moves drawn)
+else:
+    play_playout = game.play
+
 @noalloc_jit
 def gibbs_draw(spec, state, moves, n, with_context, weight, codes, base, gibbs, rng):
     """Algorithm 3's move choice with the cached weights: writes the code of each of the ``n`` legal ``moves`` into
@@ -42,7 +47,7 @@ def uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq):
             seq_player[nseq] = state[H_TO_MOVE]
             seq_move[nseq] = move
             nseq += 1
-        game.play(spec, state, move)
+        play_playout(spec, state, move)
         move = game.random_move(spec, state, rng, moves)
     return nseq
 
@@ -56,7 +61,7 @@ def uniform_coded(spec, state, rng, moves, seq_player, seq_move, seq_code, nseq)
         seq_move[nseq] = move
         seq_code[nseq] = game.move_code(spec, state, move, False)
         nseq += 1
-        game.play(spec, state, move)
+        play_playout(spec, state, move)
         move = game.random_move(spec, state, rng, moves)
     return nseq
 
@@ -69,7 +74,7 @@ def random_playout(spec, root, rng):
     plies = 0
     move = game.random_move(spec, state, rng, moves)
     while move >= 0:
-        game.play(spec, state, move)
+        play_playout(spec, state, move)
         plies += 1
         move = game.random_move(spec, state, rng, moves)
     return state[H_WINNER], plies
