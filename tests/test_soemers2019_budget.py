@@ -103,25 +103,16 @@ def test_the_budget_preset_writes_no_committed_figures():
 
 
 def test_equal_time_gives_biased_mcts_the_budget_over_its_stored_slowdown(tmp_path):
-    experiment = s.make_experiment(tmp_path, "smoke", variants=["Teeko"], strategies=["correlation_based"],
-                                   handmade_games=0, ludii_seconds=[5.0, 2.5])
-    config = next(c for c in experiment.grown_configs())
-    experiment.selfplay_dir.mkdir(parents=True)
-    from ppalib.features.artefact import LinearPolicy
-    from ppalib.training.selfplay import initial_feature_set
-    game = config.make_game()
-    policy = LinearPolicy.from_set(game, initial_feature_set(game), [0.0] * len(initial_feature_set(game)))
-    policy.save(experiment.policies_dir)
-    (experiment.selfplay_dir / f"{config.run_id}.json").write_text(json.dumps(
-        {"games_done": config.games, "checkpoints": {str(config.games): policy.content_hash}}))
+    experiment = _finished_experiment(tmp_path, ludii_seconds=[5.0, 2.5])
+    policy = experiment.final_agents()[0][1]
     stages = [lab["stage"] for lab, _ in experiment.final_conditions()]
     # no slowdown stored yet: no equal-time cell; the greedy agent plays UCT at each budget
     assert stages == ["final_greedy", "final_equal_iterations"] * 2
     greedy = [c for lab, c in experiment.final_conditions() if lab["stage"] == "final_greedy"]
     assert [c.opponent.playouts for c in greedy] == [s.budget_of("Teeko", 5.0), s.budget_of("Teeko", 2.5)]
-    assert all(c.agent.kind == "greedy" and c.agent.policy == policy.content_hash for c in greedy)
+    assert all(c.agent.kind == "greedy" and c.agent.policy == policy for c in greedy)
     budget = s.budget_of("Teeko", 5.0)
-    pd.DataFrame([dict(variant="Teeko", strategy="correlation_based", policy=policy.content_hash, ludii_seconds=5.0,
+    pd.DataFrame([dict(variant="Teeko", strategy="correlation_based", policy=policy, ludii_seconds=5.0,
                        budget=budget, rules="default", slowdown=3.0)]).to_csv(
         experiment.results_dir / "final_slowdowns.csv", index=False)
     timed = [(lab, c) for lab, c in experiment.final_conditions() if lab["stage"] == "final_equal_time"]
@@ -189,11 +180,12 @@ def test_findings_quote_the_stored_numbers():
     assert f"by up to {gap:.1f} points" in text
 
 
-def _teeko_final_experiment(tmp_path, **overrides):
-    """A smoke experiment whose Teeko Correlation-based run is 'finished' with a zero-weight atomic policy (no game
-    played), so that its final-comparison cells exist."""
-    experiment = s.make_experiment(tmp_path, "smoke", variants=["Teeko"], strategies=["correlation_based"],
-                                   handmade_games=0, ludii_seconds=[0.002], **overrides)
+def _finished_experiment(tmp_path, variant="Teeko", **overrides):
+    """A smoke experiment whose ``variant`` Correlation-based run is 'finished' with a zero-weight atomic policy (no
+    game played), so that its final-comparison cells exist (at a Ludii thinking time of 0.002 s unless
+    ``overrides`` say otherwise)."""
+    settings = dict(variants=[variant], strategies=["correlation_based"], handmade_games=0, ludii_seconds=[0.002])
+    experiment = s.make_experiment(tmp_path, "smoke", **{**settings, **overrides})
     config = next(c for c in experiment.grown_configs())
     experiment.selfplay_dir.mkdir(parents=True)
     from ppalib.features.artefact import LinearPolicy
@@ -211,29 +203,19 @@ def test_final_cpu_seconds_bounds_this_calls_growth_on_top_of_what_earlier_sessi
     rules = []
     monkeypatch.setattr(until_decided, "run_until_decided", lambda exp, cells, undecided, rule, *a, **k:
                         rules.append(rule))
-    s.run_final(_teeko_final_experiment(tmp_path / "a"), "serial", progress=False)
-    s.run_final(_teeko_final_experiment(tmp_path / "b", final_cpu_seconds=60), "serial", progress=False)
+    s.run_final(_finished_experiment(tmp_path / "a"), "serial", progress=False)
+    s.run_final(_finished_experiment(tmp_path / "b", final_cpu_seconds=60), "serial", progress=False)
     assert rules[0].cpu_seconds is None                       # no bound unless asked
     assert rules[1].cpu_seconds == 60.0                       # nothing grown yet: the session's 60 s
     monkeypatch.setattr(s, "final_growth_seconds", lambda experiment: 25.0)
-    s.run_final(_teeko_final_experiment(tmp_path / "c", final_cpu_seconds=60), "serial", progress=False)
+    s.run_final(_finished_experiment(tmp_path / "c", final_cpu_seconds=60), "serial", progress=False)
     assert rules[2].cpu_seconds == 85.0                       # 25 s spent by earlier sessions, 60 s more now
     with pytest.raises(ValueError, match="final_cpu_seconds"):
         s.settings("budget", final_cpu_seconds=-1)
 
 
 def test_yavalath_also_plays_at_the_papers_slowdowns_at_the_papers_budget(tmp_path):
-    experiment = s.make_experiment(tmp_path, "smoke", variants=["Yavalath"], strategies=["correlation_based"],
-                                   handmade_games=2, ludii_seconds=[5.0, 2.5])
-    config = next(c for c in experiment.grown_configs())
-    experiment.selfplay_dir.mkdir(parents=True)
-    from ppalib.features.artefact import LinearPolicy
-    from ppalib.training.selfplay import initial_feature_set
-    game = config.make_game()
-    policy = LinearPolicy.from_set(game, initial_feature_set(game), [0.0] * len(initial_feature_set(game)))
-    policy.save(experiment.policies_dir)
-    (experiment.selfplay_dir / f"{config.run_id}.json").write_text(json.dumps(
-        {"games_done": config.games, "checkpoints": {str(config.games): policy.content_hash}}))
+    experiment = _finished_experiment(tmp_path, "Yavalath", handmade_games=2, ludii_seconds=[5.0, 2.5])
     cells = [(lab, c) for lab, c in experiment.final_conditions() if lab["stage"] == "final_paper_slowdown"]
     budget = s.budget_of("Yavalath", 5.0)
     got = {lab["strategy"]: (c.agent.playouts, c.opponent.playouts, c.agent.biased_playouts) for lab, c in cells}
@@ -244,7 +226,7 @@ def test_yavalath_also_plays_at_the_papers_slowdowns_at_the_papers_budget(tmp_pa
 
 
 def test_the_slowdown_inside_the_final_games_reads_each_games_first_two_moves(tmp_path):
-    experiment = _teeko_final_experiment(tmp_path, final_games=2)
+    experiment = _finished_experiment(tmp_path, final_games=2)
     s.measure_final_slowdowns(experiment, progress=False)
     s.run_final(experiment, "serial", progress=False)
     table = s.in_game_slowdowns(experiment)
@@ -264,7 +246,7 @@ def test_the_slowdown_inside_the_final_games_reads_each_games_first_two_moves(tm
 
 
 def test_the_slowdown_parts_time_each_search_from_uct_to_biased_mcts(tmp_path):
-    experiment = _teeko_final_experiment(tmp_path)
+    experiment = _finished_experiment(tmp_path)
     table = s.measure_slowdown_parts(experiment, seconds=0.002, repeats=1, label="t", progress=False)
     row = table.iloc[0]
     assert (row["variant"], row["budget"], row["label"]) == ("Teeko", s.budget_of("Teeko", 0.002), "t")
@@ -284,17 +266,17 @@ def test_final_grow_stages_and_seconds_choose_the_cells_a_call_grows(tmp_path, m
     import ppalib.until_decided as until_decided
     grown = []
     monkeypatch.setattr(until_decided, "run_until_decided", lambda exp, cells, *a, **k: grown.append(cells))
-    full = _teeko_final_experiment(tmp_path / "a")
+    full = _finished_experiment(tmp_path / "a")
     s.run_final(full, "serial", progress=False)
-    s.run_final(_teeko_final_experiment(tmp_path / "b", final_grow_stages=["final_greedy"]), "serial",
+    s.run_final(_finished_experiment(tmp_path / "b", final_grow_stages=["final_greedy"]), "serial",
                 progress=False)
-    s.run_final(_teeko_final_experiment(tmp_path / "c", final_grow_seconds=[1.0]), "serial", progress=False)
+    s.run_final(_finished_experiment(tmp_path / "c", final_grow_seconds=[1.0]), "serial", progress=False)
     by_stage = {lab["stage"]: c.id for lab, c in full.final_conditions()}
     assert set(grown[0]) == set(by_stage.values())                      # default: every final cell
     assert grown[1] == [by_stage["final_greedy"]]
     assert grown[2] == []                                               # no cell at 1 s
-    plain = _teeko_final_experiment(tmp_path / "d")
-    chosen = _teeko_final_experiment(tmp_path / "e", final_grow_stages=["final_greedy"], final_grow_seconds=[0.002])
+    plain = _finished_experiment(tmp_path / "d")
+    chosen = _finished_experiment(tmp_path / "e", final_grow_stages=["final_greedy"], final_grow_seconds=[0.002])
     assert [c.id for _, c in plain.labelled_conditions()] == [c.id for _, c in chosen.labelled_conditions()]
     assert s.results_folder("budget", final_grow_stages=["final_equal_time"]) == s.budget_folder()
     with pytest.raises(ValueError, match="final_grow_stages"):
@@ -302,8 +284,8 @@ def test_final_grow_stages_and_seconds_choose_the_cells_a_call_grows(tmp_path, m
 
 
 def test_final_cpu_seconds_changes_no_condition_id(tmp_path):
-    plain = _teeko_final_experiment(tmp_path / "a")
-    bounded = _teeko_final_experiment(tmp_path / "b", final_cpu_seconds=60)
+    plain = _finished_experiment(tmp_path / "a")
+    bounded = _finished_experiment(tmp_path / "b", final_cpu_seconds=60)
     assert [c.id for _, c in plain.labelled_conditions()] == [c.id for _, c in bounded.labelled_conditions()]
     assert [c.id for _, c in plain.final_conditions()]
     assert s.final_growth_seconds(plain) == 0.0               # nothing stored: nothing spent

@@ -134,14 +134,20 @@ def test_files_are_parquet_not_pickle(tmp_path):
     assert isinstance(pq.read_table(path).to_pandas(), pd.DataFrame)
 
 
+def _old_part(folder, schema, version):
+    """A part file written in an older ``schema`` (its ``version`` label), holding ``_record(0)``'s columns of it."""
+    from ppalib.store import _checksum
+    record = {k: v for k, v in _record(0).items() if k in schema.names}
+    table = pa.Table.from_pandas(pd.DataFrame([record])[schema.names], schema=schema, preserve_index=False)
+    table = table.replace_schema_metadata({b"ppalib_schema": version.encode(),
+                                           b"ppalib_sha256": _checksum(table).encode()})
+    pq.write_table(table, folder / "part-old.parquet")
+
+
 def test_version_1_files_are_read_and_upgraded(tmp_path):
     """Files written before the schema gained options, parameters and moves stay readable."""
-    from ppalib.store import SCHEMA_1, SCHEMA_VERSION_1, _checksum
-    record = {k: v for k, v in _record(0).items() if k in SCHEMA_1.names}
-    table = pa.Table.from_pandas(pd.DataFrame([record])[SCHEMA_1.names], schema=SCHEMA_1, preserve_index=False)
-    table = table.replace_schema_metadata({b"ppalib_schema": SCHEMA_VERSION_1.encode(),
-                                           b"ppalib_sha256": _checksum(table).encode()})
-    pq.write_table(table, tmp_path / "part-old.parquet")
+    from ppalib.store import SCHEMA_1, SCHEMA_VERSION_1
+    _old_part(tmp_path, SCHEMA_1, SCHEMA_VERSION_1)
     frame = ResultsStore(tmp_path).load()
     assert frame.loc[0, "moves"] == "" and frame.loc[0, "game_options"] == "{}"
     assert json.loads(frame.loc[0, "agent_params"]) == {"kind": "ppa", "playouts": 10, "c": 0.4, "alpha": 1.0,
@@ -150,12 +156,8 @@ def test_version_1_files_are_read_and_upgraded(tmp_path):
 
 def test_version_3_files_are_read_and_upgraded(tmp_path):
     """Files written before the per-move timings (the committed results up to 2026-11-27) read with none."""
-    from ppalib.store import SCHEMA_3, SCHEMA_VERSION_3, _checksum
-    record = {k: v for k, v in _record(0).items() if k in SCHEMA_3.names}
-    table = pa.Table.from_pandas(pd.DataFrame([record])[SCHEMA_3.names], schema=SCHEMA_3, preserve_index=False)
-    table = table.replace_schema_metadata({b"ppalib_schema": SCHEMA_VERSION_3.encode(),
-                                           b"ppalib_sha256": _checksum(table).encode()})
-    pq.write_table(table, tmp_path / "part-old.parquet")
+    from ppalib.store import SCHEMA_3, SCHEMA_VERSION_3
+    _old_part(tmp_path, SCHEMA_3, SCHEMA_VERSION_3)
     ResultsStore(tmp_path).append([_record(1)])  # a version 4 part beside it
     frame = ResultsStore(tmp_path).load()
     assert list(frame["move_seconds"]) == ["", "0.01 0.02 0.01"] and frame.loc[0, "moves"] == "1 2 3"
@@ -163,11 +165,7 @@ def test_version_3_files_are_read_and_upgraded(tmp_path):
 
 def test_version_2_files_are_read_and_upgraded(tmp_path):
     """The committed results are version 2 files (no per-move iterations): read as iteration budgets."""
-    from ppalib.store import SCHEMA_2, SCHEMA_VERSION_2, _checksum
-    record = {k: v for k, v in _record(0).items() if k in SCHEMA_2.names}
-    table = pa.Table.from_pandas(pd.DataFrame([record])[SCHEMA_2.names], schema=SCHEMA_2, preserve_index=False)
-    table = table.replace_schema_metadata({b"ppalib_schema": SCHEMA_VERSION_2.encode(),
-                                           b"ppalib_sha256": _checksum(table).encode()})
-    pq.write_table(table, tmp_path / "part-old.parquet")
+    from ppalib.store import SCHEMA_2, SCHEMA_VERSION_2
+    _old_part(tmp_path, SCHEMA_2, SCHEMA_VERSION_2)
     frame = ResultsStore(tmp_path).load()
     assert frame.loc[0, "iterations"] == "" and frame.loc[0, "moves"] == "1 2 3"
