@@ -226,13 +226,27 @@ def _errors(points: pd.DataFrame) -> list:
             (points["ci_high"] - points["win_rate"]).clip(lower=0)]
 
 
+def _label_offsets(xs, ys) -> list[tuple[int, int]]:
+    """Offsets (points) for point labels on a log-x plot, in the order of the points: taken from the highest point
+    down, a label whose point lies close to a higher one's (within 15% in x and 6 points in y) goes below its point,
+    then further down, so that neighbours' names do not overlap and each stays on its own side."""
+    xs, ys = list(xs), list(ys)
+    placed, out = [], [(5, 4)] * len(xs)
+    for i in sorted(range(len(xs)), key=lambda k: -ys[k]):
+        near = sum(1 for px, py in placed if abs(math.log(xs[i] / px)) < 0.14 and abs(ys[i] - py) < 6)
+        out[i] = (5, 4 - 12 * near)
+        placed.append((xs[i], ys[i]))
+    return out
+
+
 def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | None, stage: str = "grown",
-                    strategy: str = "correlation_based", include_handmade: bool = True):
+                    strategy: str = "correlation_based", include_handmade: bool = True, title: str | None = None):
     """Fig. 5 (``stage="grown"``) or Fig. 8 (``stage="pruned"``): per variant, the win % at the final checkpoint
     (95% Wilson error bar) against the slowdown (UCT iterations / Biased MCTS iterations, log axis) of
     ``strategy``'s feature set, each point labelled by its variant.  With ``include_handmade`` Yavalath's
     hand-made features (stage "handmade") are added as a black star when both their numbers exist.  Variants
-    missing either number are listed under the axes as "not run"."""
+    missing either number are listed under the axes as "not run".  ``title``: the axes' title (default: the
+    figure's number, strategy and stage)."""
     import matplotlib.pyplot as plt
     finals = final_rates(evaluation_rates(evaluations), stage)
     finals = finals[finals["strategy"] == strategy]
@@ -246,8 +260,8 @@ def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | 
         ax.errorbar(points["slowdown"], points["win_rate"],
                     yerr=_errors(points),
                     fmt="o", color=colour, capsize=3, label=f"{_name(strategy)} ({stage} set)")
-        for row in points.itertuples():
-            ax.annotate(row.variant, (row.slowdown, row.win_rate), xytext=(5, 4), textcoords="offset points",
+        for row, offset in zip(points.itertuples(), _label_offsets(points["slowdown"], points["win_rate"])):
+            ax.annotate(row.variant, (row.slowdown, row.win_rate), xytext=offset, textcoords="offset points",
                         fontsize="x-small")
     xs = list(points["slowdown"])
     if include_handmade:
@@ -269,13 +283,14 @@ def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | 
     ax.xaxis.set_major_locator(FixedLocator([2.0 ** k for k in range(-3, 12) if low <= 2.0 ** k <= high]))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}x"))
     ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 105)  # room above 100% for a point's label
+    ax.set_yticks(range(0, 101, 20))
     ax.axhline(50, color="0.35", ls="--", lw=0.8, zorder=0)
     ax.axvline(1, color="0.7", ls=":", lw=0.8, zorder=0)
     ax.set_xlabel("slowdown: UCT iterations / Biased MCTS iterations (log scale)")
     ax.set_ylabel("win % vs UCT at the final checkpoint")
     figure = {"grown": "Fig. 5", "pruned": "Fig. 8"}.get(stage, stage)
-    ax.set_title(f"{figure}: {_name(strategy)} feature set ({stage})", fontsize="medium")
+    ax.set_title(title or f"{figure}: {_name(strategy)} feature set ({stage})", fontsize="medium")
     missing = [v for v in _variants(set(finals["variant"]) | set(slow_stage["variant"]))
                if v not in set(points["variant"])]
     if points.empty:
