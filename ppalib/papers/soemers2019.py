@@ -447,51 +447,85 @@ class FeatureBiasing:
             copy.save(self.policies_dir)
         return copy.content_hash
 
-    def final_conditions(self) -> list[tuple[dict, Condition]]:
-        """The final comparison: for each ``final_agents`` agent, thinking time in ``ludii_seconds`` and rules of
-        ``rule_options``, Biased MCTS against UCT at the Ludii budget B: at equal iterations (both B) and, once the
-        slowdown s of that policy at B is stored, at equal time (Biased MCTS round(B / s), UCT B).  The budgets are
-        in the agents' configs, so the stored games replay without the slowdown file.
+    def final_cells(self) -> list[dict]:
+        """Every cell of the final comparison the settings plan, whether or not its agent exists yet (labels:
+        stage, variant, strategy, checkpoint, ludii_seconds, budget, rules), in the order ``final_conditions``
+        builds them.  The agents: each variant's final Correlation-based policy, for
+        ``EARLY_CHECKPOINT_VARIANTS`` also its first checkpoint's, and the hand-made Yavalath features; for each,
+        thinking time in ``ludii_seconds`` and rules of ``rule_options``, the budget B of ``budget_of``:
 
-        The greedy agent (Fig. 6: the final Correlation-based policy's most probable move, no search) plays UCT at
-        each budget and rule set too (stage ``final_greedy``; Ludii's Teeko, the paper's, has 8 pieces a player):
-        the paper's Fig. 6 is at its 5 s, and UCT at the
-        evaluation stage's smaller budget is a weaker opponent than the paper's.  Where the paper reports the
-        agent's slowdown (``paper_slowdown``: Yavalath), it also plays at the paper's 5 s with Biased MCTS given
-        round(B / that slowdown) (stage ``final_paper_slowdown``, default rules)."""
-        slow = self.final_slowdowns()
-        out = []
-        for labels, base_policy, full_playouts in self.final_agents():
-            game, size = VARIANTS[labels["variant"]]
-            greedy = labels["strategy"] == "correlation_based" and labels["checkpoint"] == max(
-                self.settings["checkpoints"])
+        * ``final_equal_iterations``: Biased MCTS and UCT both at B;
+        * ``final_equal_time``: Biased MCTS at round(B / s), s its slowdown at B (``final_slowdowns``), UCT at B;
+        * ``final_greedy`` (the final Correlation-based policy): the greedy agent (Fig. 6: the policy's most probable
+          move, no search) against UCT at B: the paper's Fig. 6 is at its 5 s, and UCT at the evaluation stage's
+          smaller budget is a weaker opponent than the paper's (Ludii's Teeko, the paper's, has 8 pieces a player:
+          hence every rule set);
+        * ``final_paper_slowdown`` (default rules, the paper's 5 s; the agents ``paper_slowdown`` names: Yavalath's
+          learned set and its hand-made features): Biased MCTS at round(B / the paper's slowdown)."""
+        s = self.settings
+        last, first = max(s["checkpoints"]), min(s["checkpoints"])
+        agents = []
+        if "correlation_based" in s["strategies"]:
+            for variant in s["variants"]:
+                agents.append((variant, "correlation_based", last))
+                if variant in EARLY_CHECKPOINT_VARIANTS and first < last:
+                    agents.append((variant, "correlation_based", first))
+        if "Yavalath" in s["variants"] and s["handmade_games"]:
+            agents.append(("Yavalath", "handmade", 0))
+        cells = []
+        for variant, strategy, checkpoint in agents:
+            final = strategy == "correlation_based" and checkpoint == last
             for seconds in self.final_seconds:
-                budget = budget_of(labels["variant"], seconds)
-                for rules, rule_options in self.rule_options(labels["variant"]):
-                    options = (*rule_options, ("ply_cap", MOVE_CAP))
-                    cell = dict(labels, ludii_seconds=seconds, budget=budget, rules=rules)
-                    policy = self.policy_under_rules(base_policy, rule_options)
-                    uct = uct_opponent(budget)
-                    if greedy:
-                        out.append(({**cell, "stage": "final_greedy", "biased_budget": 0},
-                                    Condition(game, size, make_agent("greedy", 1, policy=policy), uct, options)))
-                    out.append(({**cell, "stage": "final_equal_iterations", "biased_budget": budget},
-                                Condition(game, size, biased_agent(budget, policy, full_playouts), uct, options)))
-                    measured = slow[(slow["policy"] == policy) & (slow["budget"] == budget)
-                                    & (slow["rules"] == rules)] if len(slow) else slow
-                    if measured.empty:
-                        continue
-                    biased_budget = max(1, int(round(budget / float(measured["slowdown"].iloc[0]))))
-                    out.append(({**cell, "stage": "final_equal_time", "biased_budget": biased_budget},
-                                Condition(game, size, biased_agent(biased_budget, policy, full_playouts), uct,
-                                          options)))
-                paper = paper_slowdown(labels["variant"], labels["strategy"])
-                if paper is not None and seconds == PAPER_SECONDS and (greedy or labels["strategy"] == "handmade"):
-                    biased_budget = max(1, int(round(budget / paper)))
-                    out.append(({**labels, "ludii_seconds": seconds, "budget": budget, "rules": "default",
-                                 "stage": "final_paper_slowdown", "biased_budget": biased_budget},
-                                Condition(game, size, biased_agent(biased_budget, base_policy, full_playouts),
-                                          uct_opponent(budget), (("ply_cap", MOVE_CAP),))))
+                labels = dict(variant=variant, strategy=strategy, checkpoint=checkpoint, ludii_seconds=seconds,
+                              budget=budget_of(variant, seconds))
+                for rules, _ in self.rule_options(variant):
+                    stages = (["final_greedy"] if final else []) + ["final_equal_iterations", "final_equal_time"]
+                    cells += [{**labels, "rules": rules, "stage": stage} for stage in stages]
+                if (seconds == PAPER_SECONDS and (final or strategy == "handmade")
+                        and paper_slowdown(variant, strategy) is not None):
+                    cells.append({**labels, "rules": "default", "stage": "final_paper_slowdown"})
+        return cells
+
+    def final_conditions(self) -> list[tuple[dict, Condition]]:
+        """(labels, condition) of every ``final_cells`` cell whose agent exists (``final_agents``: the policies of
+        finished runs) and, for equal time, whose slowdown is measured; labels add ``biased_budget``, Biased
+        MCTS's iterations (0: the greedy agent).  The budgets are in the agents' configs, so the stored games replay
+        without the slowdown file.  A learned policy under a rule variant (the swap) is the same features and
+        weights as a policy of that game (``policy_under_rules``)."""
+        slow = self.final_slowdowns()
+        agents = {(lab["variant"], lab["strategy"], lab["checkpoint"]): (policy, full)
+                  for lab, policy, full in self.final_agents()}
+        options_of = {}
+        out = []
+        for cell in self.final_cells():
+            found = agents.get((cell["variant"], cell["strategy"], cell["checkpoint"]))
+            if found is None:
+                continue
+            base_policy, full_playouts = found
+            game, size = VARIANTS[cell["variant"]]
+            if (cell["variant"], cell["rules"]) not in options_of:
+                options_of[cell["variant"], cell["rules"]] = dict(self.rule_options(cell["variant"]))[cell["rules"]]
+            rule_options = options_of[cell["variant"], cell["rules"]]
+            options = (*rule_options, ("ply_cap", MOVE_CAP))
+            policy = self.policy_under_rules(base_policy, rule_options)
+            budget = cell["budget"]
+            uct = uct_opponent(budget)
+            if cell["stage"] == "final_greedy":
+                out.append(({**cell, "biased_budget": 0},
+                            Condition(game, size, make_agent("greedy", 1, policy=policy), uct, options)))
+                continue
+            if cell["stage"] == "final_equal_iterations":
+                biased_budget = budget
+            elif cell["stage"] == "final_paper_slowdown":
+                biased_budget = max(1, int(round(budget / paper_slowdown(cell["variant"], cell["strategy"]))))
+            else:  # equal time, once the slowdown of that policy at that budget is measured
+                measured = slow[(slow["policy"] == policy) & (slow["budget"] == budget)
+                                & (slow["rules"] == cell["rules"])] if len(slow) else slow
+                if measured.empty:
+                    continue
+                biased_budget = max(1, int(round(budget / float(measured["slowdown"].iloc[0]))))
+            out.append(({**cell, "biased_budget": biased_budget},
+                        Condition(game, size, biased_agent(biased_budget, policy, full_playouts), uct, options)))
         return out
 
     def equal_time_conditions(self) -> list[tuple[dict, Condition]]:
@@ -1324,25 +1358,8 @@ def budget_run(results_dir=None) -> dict:
         columns=["variant", "strategy", "stage", "checkpoint", "games", "wins", "condition_id", "grown"]))
     slowdowns = stored.get("slowdowns", pd.DataFrame(
         columns=["variant", "strategy", "stage", "uct_iterations", "biased_iterations", "slowdown"]))
-    final_plan = []
-    last, first = max(s["checkpoints"]), min(s["checkpoints"])
-    agents = [(v, "correlation_based", last) for v in s["variants"] if "correlation_based" in s["strategies"]]
-    agents += [(v, "correlation_based", first) for v in s["variants"] if v in EARLY_CHECKPOINT_VARIANTS
-               and "correlation_based" in s["strategies"] and first < last]
-    agents += [("Yavalath", "handmade", 0)] if "Yavalath" in s["variants"] and s["handmade_games"] else []
-    for stage in ("final_equal_time", "final_equal_iterations", "final_greedy", "final_paper_slowdown"):
-        for seconds in experiment.final_seconds:
-            for variant, strategy, checkpoint in agents:
-                if stage == "final_greedy" and (strategy != "correlation_based" or checkpoint != last):
-                    continue
-                if stage == "final_paper_slowdown" and (seconds != PAPER_SECONDS or checkpoint not in (last, 0)
-                                                        or paper_slowdown(variant, strategy) is None):
-                    continue
-                for rules, _ in (experiment.rule_options(variant) if stage != "final_paper_slowdown"
-                                 else [("default", ())]):
-                    final_plan.append({"stage": stage, "variant": variant, "strategy": strategy,
-                                       "checkpoint": checkpoint, "ludii_seconds": seconds, "rules": rules,
-                                       "budget": budget_of(variant, seconds)})
+    final_plan = [{k: cell[k] for k in ("stage", "variant", "strategy", "checkpoint", "ludii_seconds", "rules",
+                                        "budget")} for cell in experiment.final_cells()]
     configs = {(VARIANT_OF[c.game, c.size], c.strategy): c for c in experiment.grown_configs()}
     evaluation_plan = []
     for (variant, strategy), config in configs.items():
