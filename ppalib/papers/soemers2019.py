@@ -1520,22 +1520,14 @@ def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
                    max(game for _, game in per_variant.values())))
     nominal = 2 * 2 * paper["slowdown_repeats"] * paper["slowdown_seconds"]
     experiment = FeatureBiasing(Path("/nonexistent"), paper, read_only=True)
-    final_cells = [(v, len(experiment.rule_options(v))) for v in per_variant]
-    final_cells += [("Yavalath", len(experiment.rule_options("Yavalath")))] if "Yavalath" in per_variant else []
+    cells = [c for c in experiment.final_cells() if c["variant"] in per_variant]
+    # one slowdown measure per learned set (grown, pruned; the hand-made one) and per final agent, budget and rules
     policies = 2 * len(per_variant) + ("Yavalath" in per_variant)
-    slowdown_jobs = policies + sum(n for _, n in final_cells)
+    slowdown_jobs = policies + sum(c["stage"] == "final_equal_iterations" for c in cells)
     stages.append(("slowdowns (nominal)", 0, slowdown_jobs * nominal, slowdown_jobs * nominal))
-    seconds = len([x for x in paper["ludii_seconds"] if x > 0])
-    tables = 2 * seconds  # equal time and equal iterations
-    final_cells += [(v, 1) for v in per_variant if v in EARLY_CHECKPOINT_VARIANTS]  # the first checkpoint's policy
-    final = [(tables * n * paper["final_games"], per_variant[v][1]) for v, n in final_cells]
-    # the agents the paper gives a slowdown for, at it (one table, the paper's 5 s): Yavalath's learned and hand-made
-    final += [(paper["final_games"], per_variant[v][1]) for v, strategy in (("Yavalath", "correlation_based"),
-                                                                            ("Yavalath", "handmade"))
-              if v in per_variant and paper_slowdown(v, strategy) is not None]
-    # the greedy agent against UCT at each budget and rule set: one of the two players searches
-    final += [(seconds * len(experiment.rule_options(v)) * paper["final_games"], per_variant[v][1] / 2)
-              for v in per_variant]
+    # every planned final cell at its cap; a greedy agent's game: one of the two players searches
+    final = [(paper["final_games"], per_variant[c["variant"]][1] / (2 if c["stage"] == "final_greedy" else 1))
+             for c in cells]
     stages.append(("final comparison (at its cap)", sum(g for g, _ in final), sum(g * c for g, c in final),
                    max(c for _, c in final)))
     rows = []
