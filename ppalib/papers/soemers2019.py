@@ -43,7 +43,8 @@ quick     the committed run (500 iterations a move for everything, 20 self-play 
           ``reproduce`` replots and notebook 00 reads; every game it plans is stored
 budget    the paper's questions at the Ludii-derived budget on 2 cores, hours over several sessions (measured costs:
           ``final_cost_estimate`` and the notebook), committed as it grows to ``data/results/soemers2019_budget``
-          (``COMMITTED_FOLDERS``; the notebook's section "the run so far": ``soemers2019_report.budget_run_status``).
+          (``COMMITTED_FOLDERS``; the notebook's section "The paper's questions at the paper's budget":
+          ``soemers2019_report.budget_run_status``).
           Correlation-based self-play to 200 games (checkpoints 1, 25, 50, 100, 200), the other strategies to
           50, at ``playouts`` = 300 a move; pruned sets 100 games (the paper's checkpoints 0, 25, 50, 75,
           100 of Fig. 7; a 15-feature game costs a fifth to a tenth of a growing-set one); 40 evaluation games a
