@@ -283,6 +283,15 @@ def test_final_grow_stages_and_seconds_choose_the_cells_a_call_grows(tmp_path, m
         s.settings("budget", final_grow_stages=["final_equal_times"])
 
 
+def test_a_close_to_zero_greedy_cell_keeps_growing_until_its_interval_leaves_the_margin():
+    cells = pd.DataFrame({"condition_id": ["g", "g2", "g3", "e"], "wins": [1.0, 0.0, 30.0, 8.0],
+                          "games": [11, 100, 100, 16], "grown": [False, True, False, False]})
+    undecided = s.final_undecided(cells, {"g": 0.0, "g2": 0.0, "g3": 0.0})
+    # one win in 11: [0.2, 41.3], undecided; none in 100 (anytime-valid): below 10 points, decided; 30 in 100: above
+    # it, decided; 8 in 16 against an even score: undecided
+    assert undecided.tolist() == [True, False, False, True]
+
+
 def test_final_cpu_seconds_changes_no_condition_id(tmp_path):
     plain = _finished_experiment(tmp_path / "a")
     bounded = _finished_experiment(tmp_path / "b", final_cpu_seconds=60)

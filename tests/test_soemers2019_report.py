@@ -204,13 +204,15 @@ def test_final_greedy_and_handmade_cells_are_read_against_the_papers_values():
                 ("Teeko", "correlation_based", "final_greedy", 200, 200, 180),         # 90% against 40%
                 ("Gomoku", "correlation_based", "final_greedy", 200, 100, 30),         # 30% against 0%
                 ("Yavalath", "handmade", "final_equal_time", 0, 200, 186),             # 93%: the paper's
-                ("Connect Four", "correlation_based", "final_greedy", 200, 3, 0))]     # too few games
+                ("Connect Four", "correlation_based", "final_greedy", 200, 3, 0),      # too few games
+                ("Hex (7x7)", "correlation_based", "final_greedy", 200, 11, 1))]       # one win: not yet "higher"
     greedy = r.final_table(pd.DataFrame(rows), "final_greedy").set_index("variant")
     assert greedy.loc["Breakthrough", "verdict"] == "as the paper" and greedy.loc["Breakthrough", "paper"] == "40%"
     assert greedy.loc["Othello", "verdict"] == "as the paper" and greedy.loc["Othello", "paper"] == "close to 0%"
     assert greedy.loc["Teeko", "ours"] == "higher" and greedy.loc["Teeko", "verdict"] == "not as the paper"
     assert greedy.loc["Gomoku", "verdict"] == "not as the paper"
     assert greedy.loc["Connect Four", "verdict"] == "undecided"
+    assert greedy.loc["Hex (7x7)", "ours"] == "undecided"   # [0.2, 41.3]: neither below nor above 10 points
     assert greedy.loc["Breakthrough", "agent"].startswith("greedy agent")
     handmade = r.final_table(pd.DataFrame(rows), "final_equal_time").set_index("variant")
     assert handmade.loc["Yavalath", "paper"] == "93%" and handmade.loc["Yavalath", "verdict"] == "as the paper"

@@ -690,11 +690,16 @@ def final_undecided(cells: pd.DataFrame, references: dict | None = None) -> np.n
     three-way verdict of ``report.cell_verdict`` with a fixed reference (Biased MCTS above UCT, below it, or level
     with it within ``report.EQUIVALENCE_MARGIN``), a grown cell by its anytime-valid interval.  The reference is
     50% (an even score against UCT) unless ``references`` (condition id -> percent) names another
-    (``final_references``)."""
+    (``final_references``: a value the paper gives, judged by ``soemers2019_report.value_verdict``)."""
     from ..report import undecided
+    from .soemers2019_report import value_verdict
     references = references or {}
-    percent = cells["condition_id"].map(lambda cid: references.get(cid, 50.0)).astype(float)
-    return np.asarray(undecided(cells.assign(paper_percent=percent.to_numpy(), paper_games=np.nan)), dtype=bool)
+    out = np.asarray(undecided(cells.assign(paper_percent=50.0, paper_games=np.nan)), dtype=bool)
+    for i, cell in enumerate(cells.itertuples()):
+        if cell.condition_id in references:
+            out[i] = value_verdict(cell.wins, max(int(cell.games), 1), references[cell.condition_id],
+                                   bool(cell.grown)) == "undecided"
+    return out
 
 
 def final_references(experiment: FeatureBiasing) -> dict:

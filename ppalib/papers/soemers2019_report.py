@@ -755,6 +755,21 @@ def final_agent_name(strategy: str, checkpoint: int, stage: str) -> str:
     return f"greedy agent ({name})" if stage == "final_greedy" else name
 
 
+def value_verdict(wins: float, games: int, reference: float, grown: bool = False) -> str:
+    """A cell against a value the paper gives (``value_reference``): ``report.cell_verdict``'s three-way verdict
+    ("reproduced" within ``report.EQUIVALENCE_MARGIN`` of it, "higher" / "lower" when the interval excludes it,
+    "undecided"; anytime-valid for a grown cell), except for "close to 0%" (reference 0), which is not a point: as
+    the paper ("reproduced") when the interval lies below the margin, "higher" when it lies above it, undecided
+    otherwise (one win does not make a rate "higher than close to 0%")."""
+    from ..report import cell_verdict
+    verdict = cell_verdict(wins, int(games), reference, None, anytime=bool(grown))
+    if reference != 0:
+        return verdict.verdict
+    low, high = verdict.ci_low, verdict.ci_high  # the interval of ours (the reference is 0)
+    return ("reproduced" if high <= EQUIVALENCE_MARGIN else "higher" if low > EQUIVALENCE_MARGIN else
+            "undecided")
+
+
 def paper_value_text(stage: str, variant: str, strategy: str) -> str:
     """The paper column of a final-comparison row: the paper's value (``value_reference``: the greedy agent's 40% or
     "close to 0%", the hand-made agent's 93%) or its direction against UCT (``PAPER_DIRECTION``)."""
@@ -773,12 +788,11 @@ def _final_row(r) -> dict:
     paper gives a value (``value_reference``: the greedy agent, the hand-made agent) is read against that value, as
     the paper when within ``report.EQUIVALENCE_MARGIN`` of it; the others against an even score (``three_way``)
     beside the paper's direction."""
-    from ..report import cell_verdict
     grown = bool(getattr(r, "grown", False))
     reference = value_reference(r.stage, r.variant, r.strategy)
     if reference is not None:
         low, high = final_interval(r.wins, r.games, grown, reference)
-        outcome = cell_verdict(r.wins, int(r.games), reference, None, anytime=grown).verdict
+        outcome = value_verdict(r.wins, int(r.games), reference, grown)
         ours = f"within {EQUIVALENCE_MARGIN:g} points of it" if outcome == "reproduced" else outcome
         paper = paper_value_text(r.stage, r.variant, r.strategy)
         verdict = ("undecided" if outcome == "undecided" else "as the paper" if outcome == "reproduced" else
