@@ -211,11 +211,13 @@ def greedy_curves(evaluations: pd.DataFrame | None, variants=("Breakthrough", "T
         variants = ["Breakthrough", "Teeko"] + [v for v in _variants(present) if v in present
                                                 and v not in ("Breakthrough", "Teeko")]
     variants = list(variants)
-    fig, grid = plt.subplots(1, len(variants), figsize=(3.6 * len(variants) + 0.4, 3.4), sharey=True,
+    columns = min(len(variants), 5)  # more than five panels wrap, as Fig. 4's grid does
+    rows = -(-len(variants) // columns)
+    fig, grid = plt.subplots(rows, columns, figsize=(3.6 * columns + 0.4, 3.0 * rows + 0.4), sharey=True,
                              squeeze=False)
     _panels(rates, "greedy", variants, list(grid.flat), fig)
     _label_axes(grid, "greedy")
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    fig.tight_layout(rect=(0, 0.1 / rows, 1, 1))
     return fig
 
 
