@@ -222,7 +222,8 @@ def test_yavalath_also_plays_at_the_papers_slowdowns_at_the_papers_budget(tmp_pa
     assert got == {"correlation_based": (round(budget / 8), budget, False),          # V-B: 8x
                    "handmade": (round(budget / 30), budget, True)}                   # V-D: 30x
     assert {lab["ludii_seconds"] for lab, _ in cells} == {5.0}                      # the paper's budget only
-    assert s.paper_slowdown("Gomoku", "correlation_based") is None
+    from ppalib.papers.soemers2019_report import paper_slowdown
+    assert paper_slowdown("Gomoku", "correlation_based") is None
 
 
 def test_the_slowdown_inside_the_final_games_reads_each_games_first_two_moves(tmp_path):

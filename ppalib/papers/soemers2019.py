@@ -101,17 +101,6 @@ FINAL = {"final_equal_time", "final_equal_iterations", "final_greedy", "final_pa
 #: so it needs both ends at the paper's budget; the other claims are about the final checkpoint.
 EARLY_CHECKPOINT_VARIANTS = ("Gomoku",)
 
-
-def paper_slowdown(variant: str, strategy: str) -> float | None:
-    """The slowdown the paper reports for an agent of the final comparison, if it gives one: Yavalath's learned set
-    (8x, V-B) and its hand-made features (30x, V-D), from ``data/paper/soemers2019_claims.csv``.  The final
-    comparison also plays those agents at the paper's budget with UCT's iterations over that slowdown (stage
-    ``final_paper_slowdown``): whether a verdict that differs from the paper's follows from our smaller slowdown."""
-    from .soemers2019_report import paper_claims
-    claims = paper_claims()
-    claim = "handmade_slowdown" if strategy == "handmade" else "slowdown_worst"
-    rows = claims[(claims["claim_id"] == claim) & (claims["variant"] == variant) & (claims["quantity"] == "slowdown")]
-    return float(rows["paper_value"].iloc[0]) if len(rows) else None
 PAPER_SECONDS = 5.0  # "5 seconds of thinking time per move" (V-A)
 LUDII_BUDGET_FILE = "soemers2019_ludii_budget.csv"
 #: Game options per variant for the rule variants Ludii plays by default where we do not (the swap rule in Hex and
@@ -463,6 +452,7 @@ class FeatureBiasing:
           hence every rule set);
         * ``final_paper_slowdown`` (default rules, the paper's 5 s; the agents ``paper_slowdown`` names: Yavalath's
           learned set and its hand-made features): Biased MCTS at round(B / the paper's slowdown)."""
+        from .soemers2019_report import paper_slowdown
         s = self.settings
         last, first = max(s["checkpoints"]), min(s["checkpoints"])
         agents = []
@@ -493,6 +483,7 @@ class FeatureBiasing:
         MCTS's iterations (0: the greedy agent).  The budgets are in the agents' configs, so the stored games replay
         without the slowdown file.  A learned policy under a rule variant (the swap) is the same features and
         weights as a policy of that game (``policy_under_rules``)."""
+        from .soemers2019_report import paper_slowdown
         slow = self.final_slowdowns()
         agents = {(lab["variant"], lab["strategy"], lab["checkpoint"]): (policy, full)
                   for lab, policy, full in self.final_agents()}

@@ -757,6 +757,17 @@ def final_agent_name(strategy: str, checkpoint: int, stage: str) -> str:
     return f"greedy agent ({name})" if stage == "final_greedy" else name
 
 
+def paper_slowdown(variant: str, strategy: str) -> float | None:
+    """The slowdown the paper reports for an agent of the final comparison, if it gives one: Yavalath's learned set
+    (8x, V-B) and its hand-made features (30x, V-D), from ``data/paper/soemers2019_claims.csv``.  The final
+    comparison also plays those agents at the paper's budget with UCT's iterations over that slowdown (stage
+    ``final_paper_slowdown``): whether a verdict that differs from the paper's follows from our smaller slowdown."""
+    claims = paper_claims()
+    claim = "handmade_slowdown" if strategy == "handmade" else "slowdown_worst"
+    rows = claims[(claims["claim_id"] == claim) & (claims["variant"] == variant) & (claims["quantity"] == "slowdown")]
+    return float(rows["paper_value"].iloc[0]) if len(rows) else None
+
+
 def value_verdict(wins: float, games: int, reference: float, grown: bool = False) -> str:
     """A cell against a value the paper gives (``value_reference``): ``report.cell_verdict``'s three-way verdict
     ("reproduced" within ``report.EQUIVALENCE_MARGIN`` of it, "higher" / "lower" when the interval excludes it,
@@ -1323,7 +1334,6 @@ def budget_slowdown_table(run: dict) -> pd.DataFrame:
     """The slowdowns of the final comparison's agents at each budget: measured before the games (first two moves,
     interleaved repeats: what set the equal-time budgets), inside the games themselves (``in_game_slowdowns``:
     equal-iteration cells, where both agents run the same iterations) and the paper's where it gives one."""
-    from .soemers2019 import paper_slowdown
     slow, in_game = run.get("final_slowdowns", pd.DataFrame()), run.get("in_game_slowdowns", pd.DataFrame())
     columns = ["variant", "agent", "Ludii seconds", "rules", "UCT iterations", "slowdown measured [min, max]",
                "slowdown in the games", "games timed", "the paper's"]
