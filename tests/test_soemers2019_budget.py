@@ -493,3 +493,13 @@ def test_the_budget_discrepancies_render_the_stored_cells_and_name_the_missing_o
     text = report.budget_discrepancies(run)
     assert "at equal time at Ludii 5 s 93.8% [79.2, 99.2] of 32 games (higher)" in text
     assert "over the paper's 8x slowdown 25.0%" in text and "Knightthrough 87.5%" in text
+
+
+def test_the_budget_runs_final_policy_is_read_once_its_run_is_finished(tmp_path):
+    assert s.budget_final_policy("Teeko", results_dir=tmp_path / "absent") is None
+    _partial_budget_store(tmp_path, games_done=30)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    assert s.budget_final_policy("Teeko", results_dir=tmp_path) is None         # 30 of 200 games: not finished
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    committed = s.budget_final_policy("Yavalath")                               # the committed run's, finished
+    assert committed is not None and (committed.game, committed.size) == ("yavalath", 5)

@@ -1137,6 +1137,16 @@ def final_policy(experiment: FeatureBiasing, variant: str, strategy: str = "corr
     return None
 
 
+def budget_final_policy(variant: str, strategy: str = "correlation_based", results_dir=None):
+    """The final policy (a ``LinearPolicy``) of the budget run's growing-set run of (variant, strategy), read from
+    its committed folder (``budget_folder``) without writing into it; None until that run is finished."""
+    from ..features.artefact import load_policy
+    experiment = FeatureBiasing(Path(results_dir) if results_dir is not None else budget_folder(),
+                                settings(BUDGET_PRESET), read_only=True)
+    content_hash = final_policy(experiment, variant, strategy) if experiment.results_dir.is_dir() else None
+    return load_policy(content_hash, [experiment.policies_dir]) if content_hash else None
+
+
 def draw_top_features(experiment: FeatureBiasing, variants=None, strategy: str = "correlation_based",
                       count: int = 2):
     """Fig. 10's style for every variant: the ``count`` learned features of largest |theta| of the final
