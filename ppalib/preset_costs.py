@@ -17,7 +17,10 @@ How a preset's cost is predicted (``METHOD``, printed under the table; ``--detai
   at the planned budgets over that at their own (median of ``SCALE_REPEATS`` after a warm-up).  This takes the cost of a move to grow like the first move's;
   the game length at the new budget is assumed unchanged.
 * Notebook 04 (Soemers et al. 2019) trains before it evaluates, and its evaluation conditions exist only once its
-  policies are learned; it is predicted per (variant, strategy, stage) from the committed quick run: self-play
+  policies are learned.  Its ``paper`` preset (every stage at Ludii's per-variant budgets, the final comparison
+  included) is **extrapolated** from the budget run's stored games at those budgets, a cell per stage
+  (``soemers2019.paper_cost_extrapolation``, the estimate the notebook shows).  Its ``quick`` preset is
+  predicted per (variant, strategy, stage) from the committed quick run: self-play
   games from their own timings (``selfplay/*.json``), evaluation games from the store, scaled to the preset's
   budget by UCT's search ratio (as above), with the preset's numbers of runs, games and checkpoints.  A self-play
   game's cost is taken as in the quick run, although with more games the feature sets grow larger (an
@@ -48,7 +51,7 @@ CLIP_FACTOR = 10.0
 CLIP_SECONDS = 1.0
 SCALE_REPEATS = 3
 PRESETS = ("quick", "paper")
-SOURCES = ("stored", "sibling", "scaled", "nominal")
+SOURCES = ("stored", "sibling", "scaled", "nominal", "extrapolated")
 METHOD = __doc__[__doc__.index("* The games"):__doc__.index("The stored timings")].strip()
 
 
@@ -219,6 +222,24 @@ def _selfplay_costs(folder: Path) -> dict:
     return {key: (playouts[key], *clipped_costs(seconds), len(seconds)) for key, seconds in found.items()}
 
 
+def predict_feature_biasing_paper(budget_run: dict | None = None) -> list[Cell]:
+    """Notebook 04's ``paper`` preset, a cell per stage, as ``soemers2019.paper_cost_extrapolation`` extrapolates it
+    from the budget run's stored games (its per-game costs at the Ludii budgets the paper preset plays; the committed
+    quick run's where the budget run has none yet): the one estimate notebook 04 shows and this table uses."""
+    from .papers import soemers2019 as paper
+    run = paper.budget_run() if budget_run is None else budget_run
+    table = run["paper_cost"]
+    if not len(table):
+        raise ValueError("no stored self-play game to extrapolate notebook 04's paper preset from")
+    cells = []
+    for row in table.attrs["stage_seconds"].itertuples():
+        games = max(int(row.games), 1)  # the slowdown measures: one job, no game
+        cells.append(Cell(FEATURE_NOTEBOOK, "paper", row.stage, row.stage, games, row.cpu_seconds / games,
+                          row.longest_seconds, "extrapolated",
+                          f"soemers2019.paper_cost_extrapolation: {run['cost_method']}"))
+    return cells
+
+
 def predict_feature_biasing(preset: str, committed: Path, timings: pd.DataFrame,
                             uct_scale: Callable) -> list[Cell]:
     """Notebook 04's cells (module docstring): per (variant, strategy, stage), from the committed quick run.
@@ -337,7 +358,9 @@ def predict(notebooks=NOTEBOOK_ORDER, presets=PRESETS, results_root=None, scaler
     from tqdm.auto import tqdm
     for notebook in tqdm(list(notebooks), desc="presets", unit="notebook", disable=not progress):
         for preset in presets:
-            if notebook == FEATURE_NOTEBOOK:
+            if notebook == FEATURE_NOTEBOOK and preset == "paper":
+                cells += predict_feature_biasing_paper()
+            elif notebook == FEATURE_NOTEBOOK:
                 cells += predict_feature_biasing(preset, root / "soemers2019", timings, uct_search_scale(scaler))
             else:
                 cells += predict_grid(notebook, preset, timings, scaler)

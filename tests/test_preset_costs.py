@@ -6,6 +6,7 @@ import math
 import tempfile
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from ppalib.agents import make_agent
@@ -114,3 +115,21 @@ def test_notebook_04_plans_greedy_evaluations_for_exactly_its_presets_greedy_var
     greedy = {cell.label.split(", ")[0] for cell in cells if cell.label.endswith(", greedy")}
     assert greedy == set(soemers2019.settings("quick")["greedy_variants"])
     assert any(cell.label.endswith(", grown") for cell in cells)
+
+
+def test_notebook_04s_paper_preset_is_the_budget_runs_extrapolation_stage_by_stage(tmp_path):
+    """bench --presets and notebook 04 show one estimate of the paper preset: its cells are the stages of
+    soemers2019.paper_cost_extrapolation, with their CPU time and longest job."""
+    from ppalib.papers import soemers2019
+    from ppalib.preset_costs import FEATURE_NOTEBOOK, predict_feature_biasing_paper, wall_seconds
+    run = soemers2019.budget_run()
+    table = run["paper_cost"]
+    cells = predict_feature_biasing_paper(run)
+    assert [c.stage for c in cells] == list(table["stage"][:-1])
+    assert all(c.notebook == FEATURE_NOTEBOOK and c.preset == "paper" and c.source == "extrapolated" for c in cells)
+    cpu_hours = sum(c.seconds for c in cells) / 3600
+    assert cpu_hours == pytest.approx(table.loc[table["stage"] == "total", "CPU hours"].iloc[0], abs=0.1 * len(cells))
+    assert wall_seconds(cells, 16) / 3600 == pytest.approx(
+        table.loc[table["stage"] == "total", "wall hours, 16 cores"].iloc[0], abs=0.1 * len(cells))
+    with pytest.raises(ValueError, match="extrapolate"):
+        predict_feature_biasing_paper(soemers2019.budget_run(tmp_path / "absent") | {"paper_cost": pd.DataFrame()})

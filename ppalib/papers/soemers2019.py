@@ -1462,7 +1462,8 @@ def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
     """The ``paper`` preset's cost (CPU hours, wall hours on each of ``cores``) per stage, extrapolated from the
     per-game seconds stored by the budget run (``budget_run``) and, where it has none yet, by the committed quick
     run: ``COST_METHOD`` says how.  Rows: one per stage, then the total; ``attrs["basis"]`` names the games behind
-    each variant, ``attrs["sources"]`` counts the variants by source."""
+    each variant, ``attrs["sources"]`` counts the variants by source, ``attrs["stage_seconds"]`` holds each
+    stage's games, CPU seconds and longest indivisible job unrounded (``ppalib.preset_costs`` reads them)."""
     paper = settings("paper")
     runs = run["runs"]
     selfplay = {}
@@ -1539,7 +1540,8 @@ def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
                    max(c for _, c in final)))
     rows = []
     for stage, games, cpu, longest in stages:
-        row = {"stage": stage, "games": int(games), "CPU hours": round(cpu / 3600, 1)}
+        row = {"stage": stage, "games": int(games), "CPU hours": round(cpu / 3600, 1), "CPU seconds": cpu,
+               "longest job seconds": longest}
         for n in cores:
             row[f"wall hours, {n} cores"] = round(max(cpu / n, longest) / 3600, 1)
         rows.append(row)
@@ -1548,6 +1550,10 @@ def paper_cost_extrapolation(run: dict, cores=COST_CORES) -> pd.DataFrame:
     for n in cores:
         total[f"wall hours, {n} cores"] = round(sum(r[f"wall hours, {n} cores"] for r in rows), 1)
     table = pd.DataFrame([*rows, total])
+    # the unrounded stage costs, for ppalib.preset_costs (bench --presets), kept out of the displayed columns
+    table.attrs["stage_seconds"] = table[["stage", "games", "CPU seconds", "longest job seconds"]].iloc[:-1].rename(
+        columns={"CPU seconds": "cpu_seconds", "longest job seconds": "longest_seconds"})
+    table = table.drop(columns=["CPU seconds", "longest job seconds"])
     table.attrs["basis"] = "; ".join(basis)
     table.attrs["variants"] = len(per_variant)
     table.attrs["sources"] = sources
