@@ -442,6 +442,11 @@ def test_claims_change_sets_the_watched_claims_first_and_never_calls_an_untested
     changed = table.set_index("variant")["changed"]
     assert changed.to_dict() == {"Gomoku": "yes", "Yavalath": "no", "Breakthrough": "not comparable yet",
                                  "Othello": "no"}
+    # a claim with two rows for one variant (a win rate, then a slowdown) pairs them in order, not four ways
+    twice = pd.DataFrame([{"claim_id": "pruned_yavalath_improved", "variant": "Yavalath", "claim": f"q{i}",
+                           "ours": "x", "verdict": v} for i, v in enumerate(["upheld", "not upheld"])])
+    again = report.claims_change(twice, twice.assign(verdict=["upheld", "upheld"]))
+    assert list(again["changed"]) == ["no", "yes"] and list(again["claim"]) == ["q0", "q1"]
 
 
 def test_the_notebook_setup_survives_a_ledger_of_grown_final_cells(tmp_path):

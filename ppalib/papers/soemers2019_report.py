@@ -1175,12 +1175,15 @@ def claims_change(before: pd.DataFrame, after: pd.DataFrame, before_name: str = 
     """Two ``claims_table`` results side by side, by (claim, variant): ours and the verdict in each, and whether the
     verdict changed (a claim untested in either says so, never "changed").  The rows of ``WATCHED_CLAIMS`` (Gomoku,
     Yavalath, the greedy Breakthrough agent) first."""
-    keys = ["claim_id", "variant"]
+    # a claim may have several rows for one variant (a win rate and a slowdown): they pair up in order
+    keys = ["claim_id", "variant", "_row"]
+    before = before.assign(_row=before.groupby(["claim_id", "variant"]).cumcount())
+    after = after.assign(_row=after.groupby(["claim_id", "variant"]).cumcount())
     left = before[keys + ["claim", "ours", "verdict"]].rename(columns={"ours": f"ours, {before_name}",
                                                                       "verdict": f"verdict, {before_name}"})
     right = after[keys + ["ours", "verdict"]].rename(columns={"ours": f"ours, {after_name}",
                                                              "verdict": f"verdict, {after_name}"})
-    table = left.merge(right, on=keys, how="outer")
+    table = left.merge(right, on=keys, how="outer").drop(columns="_row")
     a, b = table[f"verdict, {before_name}"], table[f"verdict, {after_name}"]
     untested = a.isna() | b.isna() | (a == NO_DATA) | (b == NO_DATA)
     table["changed"] = np.where(untested, "not comparable yet", np.where(a == b, "no", "yes"))
