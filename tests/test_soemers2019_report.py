@@ -136,6 +136,15 @@ def test_gomoku_no_change_and_yavalath_worse():
     assert verdict(table, "significantly_worse", "Yavalath") == r.UPHELD
     big = evaluations(default=100).assign(games=1000, wins=lambda f: f["wins"] * 5)
     assert verdict(r.claims_table(big, slowdowns()), "no_change", "Gomoku") == r.UPHELD
+    # cells grown until decided: a fixed-sample test says 50% -> 75% of 60 games changed; the anytime-valid
+    # intervals (conservative) cannot tell at that size, and do at 600 games a cell
+    moved = evaluations({("Gomoku", "grown", None): 150}, default=100, variants=["Gomoku"], stages=("grown",))
+    moved = moved.assign(games=60.0, wins=lambda f: f["wins"] * 0.3)
+    assert verdict(r.claims_table(moved, slowdowns(variants=["Gomoku"])), "no_change", "Gomoku") == r.NOT_UPHELD
+    assert verdict(r.claims_table(moved.assign(grown=True), slowdowns(variants=["Gomoku"])), "no_change",
+                   "Gomoku") == r.NOT_DECIDED
+    many = moved.assign(grown=True, games=600, wins=lambda f: f["wins"] * 10)
+    assert verdict(r.claims_table(many, slowdowns(variants=["Gomoku"])), "no_change", "Gomoku") == r.NOT_UPHELD
     table = r.claims_table(evaluations({("Gomoku", "grown", "add_random"): 160,
                                         ("Yavalath", "grown", None): 60, ("Yavalath", "grown", "combine_max"): 95},
                                        default=100), slowdowns())

@@ -387,6 +387,11 @@ class _Claims:
     def __init__(self, evaluations, slowdowns, claims: pd.DataFrame):
         self.claims_frame = claims
         self.rates = evaluation_rates(evaluations)
+        # cells grown by games until decided (a ``grown`` column, as the budget run's final cells carry)
+        grown = evaluations[evaluations["grown"].astype(bool)] if evaluations is not None and len(evaluations) \
+            and "grown" in evaluations else None
+        self.grown = set() if grown is None else set(
+            zip(grown["variant"], grown["stage"], grown["strategy"], grown["checkpoint"]))
         self.finals = {stage: final_rates(self.rates, stage) for stage in STAGES}
         self.slow = mean_slowdowns(slowdowns)
         self._pairs = None
@@ -473,6 +478,8 @@ class _Claims:
                 pairs.append((line.iloc[0], line.iloc[-1]))
         if not pairs:
             return _result("one checkpoint only", verdict="untested: one checkpoint only")
+        if any((c.variant, c.stage, c.strategy, c.checkpoint) in self.grown for pair in pairs for c in pair):
+            return self._no_change_grown(pairs)
         # "No apparent change" is an equivalence: each strategy's final rate minus its first within
         # +-EQUIVALENCE_MARGIN (report.equivalence_claim_verdict, two samples); a Fisher test that finds a change
         # (Holm over the strategies) contradicts it; anything else is not decided (never "upheld" for want of games)
@@ -497,6 +504,43 @@ class _Claims:
                        f"per strategy, first vs final checkpoint: {tests[i].test} (upheld when every strategy is "
                        f"level) and two-sided Fisher exact test, Holm over {len(pairs)} strategies (not upheld when "
                        f"one changed); p={p_value:.3g}", p_value, verdict)
+
+    def _interval(self, cell, alpha):
+        """A cell's ``1 - alpha`` interval (percent): anytime-valid when it was grown until decided, else
+        Clopper-Pearson."""
+        from ..report import anytime_interval
+        from statsmodels.stats.proportion import proportion_confint
+        if (cell.variant, cell.stage, cell.strategy, cell.checkpoint) in self.grown:
+            low, high = anytime_interval(cell.wins, cell.games, alpha)
+        else:
+            low, high = proportion_confint(int(round(cell.wins)), int(cell.games), alpha=alpha, method="beta")
+        return 100 * float(low), 100 * float(high)
+
+    def _no_change_grown(self, pairs):
+        """``no_change`` when a cell was grown until decided (against an even score): a fixed-sample two-sample test
+        is not valid under that stopping, so each cell's interval at alpha / 2 (anytime-valid for a grown cell) gives
+        the difference's bounds, [low_final - high_first, high_final - low_first], a conservative 1 - alpha
+        interval: level within the margin, changed when it excludes 0, not decided otherwise; every strategy must
+        be level (intersection-union, one comparison each)."""
+        bounds = []
+        for first, last in pairs:
+            f_low, f_high = self._interval(first, ALPHA / 2)
+            l_low, l_high = self._interval(last, ALPHA / 2)
+            bounds.append((l_low - f_high, l_high - f_low))
+        changed = [j for j, (low, high) in enumerate(bounds) if low > 0 or high < 0]
+        level = [j for j, (low, high) in enumerate(bounds) if -EQUIVALENCE_MARGIN <= low and high <= EQUIVALENCE_MARGIN]
+        verdict = NOT_UPHELD if changed else UPHELD if len(level) == len(pairs) else NOT_DECIDED
+        i = changed[0] if changed else max(range(len(pairs)), key=lambda j: bounds[j][1] - bounds[j][0])
+        first, last = pairs[i]
+        return _result(f"{len(changed)} of {len(pairs)} strategies changed, {len(level)} level within "
+                       f"{EQUIVALENCE_MARGIN:g} points; {_name(first.strategy)} {first.win_rate:.1f}% -> "
+                       f"{last.win_rate:.1f}% (checkpoints {first.checkpoint:g} -> {last.checkpoint:g}, "
+                       f"{first.games:g} and {last.games:g} games; difference {last.win_rate - first.win_rate:+.1f} "
+                       f"[{bounds[i][0]:.1f}, {bounds[i][1]:.1f}])",
+                       "per strategy, first vs final checkpoint: the difference of the two cells' 97.5% intervals "
+                       "(anytime-valid for a cell grown until decided: a fixed-sample test is not valid under that "
+                       "stopping), a conservative 95% interval: upheld when every strategy is level within the "
+                       "margin, not upheld when one excludes 0", np.nan, verdict)
 
     def _all_below_half(self, stage, variant, strategy=None):
         cells = self._final(stage, variant, strategy)
@@ -663,6 +707,9 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
       when every strategy's difference lies within +-``report.EQUIVALENCE_MARGIN`` (two-sample equivalence,
       ``report.equivalence_claim_verdict``: each at alpha, an intersection-union test), not upheld when Fisher's
       exact test finds a change in one (Holm over the strategies), not decided otherwise.  Needs two checkpoints.
+      Where a cell was grown until decided (``evaluations`` with a ``grown`` column, as the budget run's final
+      cells), the fixed-sample tests are not valid: the difference's bounds come from each cell's 97.5% interval
+      (anytime-valid for a grown cell), a conservative 95% interval (``_no_change_grown``).
     * significantly_worse (Yavalath): every strategy's final win rate is significantly below 50% (intersection-
       union: each test at alpha, no correction needed).
     * correlation_never_worse / correlation_better_somewhere: Fisher's exact test of Correlation-based against
@@ -1313,7 +1360,7 @@ def budget_claims(run: dict) -> pd.DataFrame:
     at_budget, slowdowns = paper_budget_frames(run)
     evaluations = run["evaluations"]
     smaller = evaluations[~evaluations["stage"].isin(list(FINAL_STAGES))] if len(evaluations) else evaluations
-    table_budget = claims_table(at_budget[EVALUATION_COLUMNS], slowdowns)
+    table_budget = claims_table(at_budget, slowdowns)  # with ``grown``: cells grown until decided
     table_small = claims_table(smaller[EVALUATION_COLUMNS] if len(smaller) else None, run.get("slowdowns"))
     seconds = claims_seconds(run)
     rows = []
