@@ -4,6 +4,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
@@ -325,3 +326,22 @@ def test_strategy_colours_are_the_same_in_every_figure():
     colours = {line.get_label(): matplotlib.colors.to_hex(line.get_color()) for line in fig.axes[0].lines}
     assert colours["Add Random"] == r.STRATEGY_COLOURS["add_random"]
     plt.close(fig)
+
+
+def test_gains_on_cells_grown_until_decided_are_judged_by_their_anytime_intervals():
+    """A fixed-sample binomial test is not valid on a cell grown by the stopping rule: 66 of 100 is significant
+    for it (p 0.0018, x4 strategies) but not for the anytime-valid interval, which needs more games."""
+    base = evaluations(default=50, variants=["Breakthrough", "Connect Four"], stages=("grown",)).assign(games=100.0)
+    best = (base["variant"] == "Breakthrough") & (base["strategy"] == "correlation_based") & (base["checkpoint"] == 10)
+    fixed = base.assign(wins=np.where(best, 66.0, base["wins"]))
+    assert verdict(r.claims_table(fixed, slowdowns()), "significant_gain", "Breakthrough") == r.UPHELD
+    assert verdict(r.claims_table(fixed.assign(grown=best), slowdowns()), "significant_gain",
+                   "Breakthrough") == r.NOT_UPHELD
+    many = fixed.assign(grown=best, games=np.where(best, 1000.0, 100.0), wins=np.where(best, 660.0, fixed["wins"]))
+    assert verdict(r.claims_table(many, slowdowns()), "significant_gain", "Breakthrough") == r.UPHELD
+    # "smaller" against the significant-gain variants' pool, by intervals when a cell was grown
+    smaller = many.assign(wins=np.where((many["variant"] == "Connect Four") & (many["checkpoint"] == 10), 52.0,
+                                        many["wins"]), grown=True)
+    row = r.claims_table(smaller, slowdowns())
+    row = row[(row["claim_id"] == "smaller_gain") & (row["variant"] == "Connect Four")].iloc[0]
+    assert "grown until decided" in row["test"] and row["verdict"] == r.NOT_DECIDED   # 52% of 100: not above 50

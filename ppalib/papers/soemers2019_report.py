@@ -415,14 +415,43 @@ class _Claims:
         p = _binom_p(best.wins, best.games, 0.5)
         return best, p, min(1.0, p * len(cells)), len(cells)
 
+    def _is_grown(self, cell) -> bool:
+        return (cell.variant, cell.stage, cell.strategy, cell.checkpoint) in self.grown
+
     def _gain(self, stage, variant):
         found = self._best_vs_half(stage, variant)
         if found is None:
             return _result()
         best, p, adjusted, k = found
+        if self._is_grown(best):  # grown until decided: its anytime-valid interval (Bonferroni over strategies)
+            low, _ = self._interval(best, ALPHA / k)
+            return _result(f"best: {_cell(best)}", f"the best of {k} strategies' anytime-valid "
+                           f"{100 * (1 - ALPHA / k):g}% interval (grown until decided) against 50%: lower bound "
+                           f"{low:.1f}", np.nan, UPHELD if low > 50 else NOT_UPHELD)
         up = best.win_rate > 50 and adjusted < ALPHA
         return _result(f"best: {_cell(best)}", f"two-sided exact binomial test vs 50% of the best of {k} strategies, "
                        f"p={p:.3g}; Bonferroni x{k}: p={adjusted:.3g}", adjusted, UPHELD if up else NOT_UPHELD)
+
+    def _smaller_grown(self, best, k, pooled):
+        """``smaller_gain`` for a variant when a cell involved was grown until decided: intervals instead of
+        fixed-sample tests.  The variant's best cell at alpha / 2 (anytime-valid if grown; Bonferroni over the k
+        strategies) against the significant-gain variants' pooled rate, bounded by their cells' intervals at
+        alpha / (2 n) each (a union bound), weighted by games: smaller when the variant's upper bound is below the
+        pool's lower one, larger when above its upper one; above an even score by its own interval."""
+        low, high = self._interval(best, ALPHA / (2 * k))
+        bounds = [self._interval(c, ALPHA / (2 * len(pooled))) for c in pooled]
+        games = sum(c.games for c in pooled)
+        pool_low = sum(c.games * b[0] for c, b in zip(pooled, bounds)) / games
+        pool_high = sum(c.games * b[1] for c, b in zip(pooled, bounds)) / games
+        verdict = (NOT_UPHELD if high < 50 or low > pool_high else
+                   UPHELD if high < pool_low and low > 50 else NOT_DECIDED)
+        wins = sum(c.wins for c in pooled)
+        return _result(f"best: {_cell(best)}; the significant-gain variants' best, pooled: "
+                       f"{100 * wins / games:.1f}% of {games:g} games",
+                       f"'smaller' on cells grown until decided: the best strategy's interval [{low:.1f}, {high:.1f}] "
+                       f"(anytime-valid where grown) against the pooled significant-gain rate's bounds "
+                       f"[{pool_low:.1f}, {pool_high:.1f}] (each cell's interval, a union bound): upheld when below "
+                       f"it and above 50%, not upheld when above it or below 50%", np.nan, verdict)
 
     def significant_gain(self, row):
         return self._gain("grown", row.variant)
@@ -438,6 +467,8 @@ class _Claims:
             if not big:
                 return _result(f"best: {_cell(best)}", verdict="untested: no significant-gain variant run")
             pooled = [self._best_vs_half("grown", v)[0] for v in big]
+            if any(self._is_grown(c) for c in (best, *pooled)):
+                return self._smaller_grown(best, k, pooled)
             wins, games = sum(c.wins for c in pooled), sum(c.games for c in pooled)
             test = claim_verdict(best.wins, int(best.games), wins, int(games), direction="less")
             verdict = {"upheld": UPHELD, "contradicted": NOT_UPHELD}.get(test.verdict, NOT_DECIDED)
@@ -464,7 +495,8 @@ class _Claims:
         return _result(f"{len(significant)} of {len(tested)} significant"
                        + (f" ({', '.join(significant)})" if significant else ""),
                        f"'often': at least {need} of the {len(tested)} variants run have their best strategy "
-                       f"significantly above 50% (two-sided binomial, Bonferroni over strategies)", np.nan,
+                       f"significantly above 50% (two-sided binomial, Bonferroni over strategies; a cell grown "
+                       f"until decided by its anytime-valid interval)", np.nan,
                        UPHELD if len(significant) >= need else NOT_UPHELD)
 
     def no_change(self, row):
@@ -701,7 +733,8 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
     * smaller_gain (Fig. 4): per variant, "smaller" tested: the best strategy's final win rate against the pooled
       best final rates of the significant-gain variants (Fisher's exact test, two-sided): upheld when
       significantly smaller while above an even score, not upheld when significantly larger or significantly below
-      50% (a loss is no gain), "not decided" otherwise; the group row ("all")
+      50% (a loss is no gain), "not decided" otherwise (on cells grown until decided, by intervals:
+      ``_smaller_grown``); the group row ("all")
       is upheld when at least half of the variants run are significant by the significant_gain test.
     * no_change (Gomoku): an equivalence, per strategy the final checkpoint's win rate minus the first's: upheld
       when every strategy's difference lies within +-``report.EQUIVALENCE_MARGIN`` (two-sample equivalence,
