@@ -510,7 +510,7 @@ class _Claims:
                 pairs.append((line.iloc[0], line.iloc[-1]))
         if not pairs:
             return _result("one checkpoint only", verdict="untested: one checkpoint only")
-        if any((c.variant, c.stage, c.strategy, c.checkpoint) in self.grown for pair in pairs for c in pair):
+        if any(self._is_grown(c) for pair in pairs for c in pair):
             return self._no_change_grown(pairs)
         # "No apparent change" is an equivalence: each strategy's final rate minus its first within
         # +-EQUIVALENCE_MARGIN (report.equivalence_claim_verdict, two samples); a Fisher test that finds a change
@@ -542,7 +542,7 @@ class _Claims:
         Clopper-Pearson."""
         from ..report import anytime_interval
         from statsmodels.stats.proportion import proportion_confint
-        if (cell.variant, cell.stage, cell.strategy, cell.checkpoint) in self.grown:
+        if self._is_grown(cell):
             low, high = anytime_interval(cell.wins, cell.games, alpha)
         else:
             low, high = proportion_confint(int(round(cell.wins)), int(cell.games), alpha=alpha, method="beta")
@@ -782,8 +782,8 @@ PAPER_DIRECTION = {"Breakthrough": "higher", "Fanorona": "higher", "Hex (11x11)"
                    "Teeko": "higher", "Connect Four": "higher", "Hex (7x7)": "higher", "Knightthrough": "higher",
                    "Gomoku": "level", "Yavalath": "lower"}
 #: The greedy agent's rate against UCT as the paper gives it (V-B, Fig. 6): "a win percentage of 40%" in Breakthrough
-#: and Teeko, "close to 0%" in the others (read as 0%: a cell is as the paper when its interval lies within the
-#: margin of it).  The reference of the final comparison's greedy cells (``final_greedy``).
+#: and Teeko, "close to 0%" in the others (0 here: ``value_verdict`` reads it as the region below the margin).  The
+#: reference of the final comparison's greedy cells (``final_greedy``).
 GREEDY_PAPER_PERCENT = {"Breakthrough": 40.0, "Teeko": 40.0}
 
 
