@@ -521,7 +521,10 @@ def _all_stored(experiment) -> bool:
 
 def notebook_setup(paper: ModuleType, namespace: dict) -> NotebookSetup:
     """The first code cell of a notebook: ``prepare`` with every declared parameter read from ``namespace``
-    (the notebook's globals after its parameters cell), then check that both output folders are writable."""
+    (the notebook's globals after its parameters cell), then check that both output folders are writable.
+    Tables show their text in full (pandas' ``display.max_colwidth``): a claim, its test and its games cut at 50
+    characters cannot be read."""
+    import pandas as pd
     from ..store import check_writable
     missing = [name for name in ["preset", *declared_parameters(paper)] if name not in namespace]
     if missing:
@@ -530,4 +533,5 @@ def notebook_setup(paper: ModuleType, namespace: dict) -> NotebookSetup:
     if setup.results_dir is not None:
         check_writable(setup.results_dir, "results_dir")
     check_writable(setup.figures_dir, "figures_dir")
+    pd.set_option("display.max_colwidth", None)
     return setup

@@ -937,7 +937,9 @@ def final_summary(evaluations: pd.DataFrame | None) -> pd.DataFrame:
     for c in ("as the paper", "not as the paper", "undecided"):
         if c not in counts:
             counts[c] = 0
-    return counts[["as the paper", "not as the paper", "undecided"]].reset_index()
+    counts = counts[["as the paper", "not as the paper", "undecided"]].reset_index()
+    counts.columns.name = None  # the unstacked level's name ("verdict") would title the index column
+    return counts
 
 
 # ---- Figures 9 and 10: Yavalath's features -------------------------------------------------------------------
