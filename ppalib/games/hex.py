@@ -338,16 +338,18 @@ before_play = before_play_remembers_nothing  # a placement changes its own cell
 
 @noalloc_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
-    """The cell played (with ``with_context`` its empty neighbours too) and SWAP's slot (legal at ply 1 only);
-    after SWAP itself, which moves the first stone, every slot."""
+    """The cell played (with ``with_context`` its empty neighbours too) and, in the first two plies, SWAP's slot
+    (legal at ply 1 only); after SWAP itself, which moves the first stone, every slot."""
     cells = spec[S_CELLS]
     if move == cells:
         for slot in range(cells + 1):
             out[slot] = slot
         return cells + 1
     count = placement_dirty(spec, state, H_BOARD, spec[S_TABLES] + T_ORTHOS, DIRECTIONS, move, with_context, out)
-    out[count] = cells
-    return count + 1
+    if state[H_PLY] <= 2:  # SWAP turns legal after the first move and illegal after the second, then stays so
+        out[count] = cells
+        count += 1
+    return count
 
 
 @noalloc_jit

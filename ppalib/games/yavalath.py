@@ -237,13 +237,15 @@ before_play = before_play_remembers_nothing  # a move changes its own cell (SWAP
 
 @noalloc_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
-    """The cell played and SWAP's slot (legal at ply 1 only)."""
+    """The cell played and, in the first two plies, SWAP's slot (legal at ply 1 only, then never again)."""
     if move == SWAP:
         out[0] = SWAP
         return 1
     out[0] = move
-    out[1] = SWAP
-    return 2
+    if state[H_PLY] <= 2:
+        out[1] = SWAP
+        return 2
+    return 1
 
 
 def _row_names() -> list[str]:

@@ -64,7 +64,11 @@ def dirty_capacity(slots):
 @noalloc_jit
 def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_code, open_ply, nseq, learn_ppa, pref,
              acc, acc_mark, acc_touched, acc_count, ncodes):
-    """Recompute ``slot`` for both players; a changed code closes the slot's interval and opens a new one."""
+    """Recompute ``slot`` for both players; a changed code closes the slot's interval and opens a new one.  When
+    both players' leaves change (a placement fills a cell for both) the two trees are updated in one walk."""
+    changed = 0
+    value0 = 0.0
+    value1 = 0.0
     for player in range(2):
         code = slot_code(spec, state, slot, player, with_context)
         j = player * slots + slot
@@ -74,7 +78,18 @@ def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_co
                 close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, old, ncodes, open_ply[j], nseq)
             cur_code[j] = code
             open_ply[j] = nseq
-            sumtree.set_leaf(trees, 2 * player * size, size, slot, weight[code] if code >= 0 else 0.0)
+            value = weight[code] if code >= 0 else 0.0
+            if player == 0:
+                value0 = value
+            else:
+                value1 = value
+            changed |= 1 << player
+    if changed == 3:
+        sumtree.set_leaf_pair(trees, 0, 2 * size, size, slot, value0, value1)
+    elif changed == 1:
+        sumtree.set_leaf(trees, 0, size, slot, value0)
+    elif changed == 2:
+        sumtree.set_leaf(trees, 2 * size, size, slot, value1)
 
 
 @noalloc_jit

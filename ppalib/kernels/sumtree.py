@@ -38,6 +38,20 @@ def set_leaf(tree, base, size, slot, value):
 
 
 @noalloc_jit
+def set_leaf_pair(tree, base0, base1, size, slot, value0, value1):
+    """``set_leaf`` on two trees of the same size at once (the same slot): the two walks up are independent, so
+    interleaving them lets the CPU overlap their dependent loads.  Each tree ends as ``set_leaf`` leaves it."""
+    i = size + slot
+    tree[base0 + i] = value0
+    tree[base1 + i] = value1
+    i >>= 1
+    while i >= 1:
+        tree[base0 + i] = tree[base0 + 2 * i] + tree[base0 + 2 * i + 1]
+        tree[base1 + i] = tree[base1 + 2 * i] + tree[base1 + 2 * i + 1]
+        i >>= 1
+
+
+@noalloc_jit
 def draw(tree, base, size, r):
     """The slot whose cumulative range (in slot order) holds ``r`` in [0, total): the Gibbs draw given ``r`` uniform
     in [0, total).  Never a zero leaf: when rounding leaves ``r`` at or past a node's left part, the walk goes right
