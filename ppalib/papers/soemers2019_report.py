@@ -446,7 +446,11 @@ class _Claims:
         verdict = (NOT_UPHELD if high < 50 or low > pool_high else
                    UPHELD if high < pool_low and low > 50 else NOT_DECIDED)
         wins = sum(c.wins for c in pooled)
-        return _result(f"best: {_cell(best)}; the significant-gain variants' best, pooled: "
+        own_low, own_high = self._interval(best, ALPHA)  # shown as the tables show the cell: anytime where grown
+        shown = (f"{_name(best.strategy)} {best.win_rate:.1f}% [{own_low:.1f}, {own_high:.1f}]"
+                 f"{' anytime' if self._is_grown(best) else ''}, {best.wins:g}/{best.games:g} games at checkpoint "
+                 f"{best.checkpoint:g}")
+        return _result(f"best: {shown}; the significant-gain variants' best, pooled: "
                        f"{100 * wins / games:.1f}% of {games:g} games",
                        f"'smaller' on cells grown until decided: the best strategy's interval [{low:.1f}, {high:.1f}] "
                        f"(anytime-valid where grown) against the pooled significant-gain rate's bounds "
