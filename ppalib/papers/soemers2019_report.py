@@ -1094,7 +1094,9 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
     ``claims``: ``budget_claims``: the paper's claims on the budget run, those about the final checkpoint against
     UCT at the paper's 5 s (its final comparison), those comparing strategies or about pruned sets on its
     evaluation games;
-    ``stage_times``: the wall time each stage logged (``stage_times.csv``), calls and hours;
+    ``stage_times``: the wall time each stage logged (``stage_times.csv``), calls and hours, beside the CPU hours
+    of the stage's stored games (``_stored_cpu_seconds``: complete, where a call cut by an interruption logs no
+    wall time);
     ``paper_cost``: the paper preset's cost extrapolated from the stored games (``soemers2019.COST_METHOD``)."""
     s = run["settings"]
     runs, evaluations, plan = run["runs"], run["evaluations"], run["evaluation_plan"]
@@ -1143,18 +1145,41 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
         feature_sizes = feature_sizes.reset_index()
         feature_sizes["strategy"] = feature_sizes["strategy"].map(_name)
     times = run["stage_times"]
-    stage_times = pd.DataFrame(columns=["stage", "calls", "wall seconds", "wall hours"])
+    stage_times = pd.DataFrame(columns=["stage", "calls", "wall seconds", "wall hours", "CPU hours of the games"])
     if len(times):
         grouped = times.groupby("stage", sort=False)["wall_seconds"].agg(["size", "sum"]).reset_index()
+        cpu = _stored_cpu_seconds(run)
         stage_times = pd.DataFrame({"stage": grouped["stage"], "calls": grouped["size"],
                                     "wall seconds": grouped["sum"].round(1),
-                                    "wall hours": (grouped["sum"] / 3600).round(2)})
+                                    "wall hours": (grouped["sum"] / 3600).round(2),
+                                    "CPU hours of the games": [round(cpu[st] / 3600, 2) if st in cpu else np.nan
+                                                               for st in grouped["stage"]]})
         stage_times.loc[len(stage_times)] = ["total", int(grouped["size"].sum()), round(grouped["sum"].sum(), 1),
-                                             round(grouped["sum"].sum() / 3600, 2)]
+                                             round(grouped["sum"].sum() / 3600, 2), round(sum(cpu.values()) / 3600, 2)]
     return {"progress": progress, "selfplay": selfplay, "feature_sizes": feature_sizes,
             "claims": budget_claims(run),
             **{stage: budget_final_table(run, stage) for stage in FINAL_STAGES},
             "stage_times": stage_times, "paper_cost": run.get("paper_cost", pd.DataFrame())}
+
+
+def _stored_cpu_seconds(run: dict) -> dict:
+    """CPU seconds of the budget run's stored games per logged stage name (each game's own timing, in the
+    store whatever call played it): self-play from each run's games and mean seconds a game, the evaluation and
+    final-comparison games from the store's per-game records."""
+    out = {}
+    runs = run["runs"]
+    if len(runs):
+        for stage, name in (("growing", "self-play, growing sets"), ("pruned", "self-play, pruned sets")):
+            mine = runs[runs["stage"] == stage]
+            out[name] = float((mine["games stored"] * mine["seconds a game"].fillna(0.0)).sum())
+    games, evaluations = run["games"], run["evaluations"]
+    if len(games) and len(evaluations):
+        stages = games.merge(evaluations[["condition_id", "stage"]].drop_duplicates("condition_id"), on="condition_id")
+        by_stage = stages.groupby("stage")["seconds"].sum()
+        out["evaluation"] = float(by_stage.reindex(["grown", "greedy", "pruned"]).fillna(0.0).sum())
+        out["hand-made Yavalath"] = float(by_stage.get("handmade", 0.0))
+        out["final comparison"] = float(by_stage.reindex(list(FINAL_STAGES)).fillna(0.0).sum())
+    return out
 
 
 def budget_findings(run: dict, claims_before: pd.DataFrame | None = None, before_name: str = "quick run") -> str:
@@ -1228,7 +1253,8 @@ def budget_findings(run: dict, claims_before: pd.DataFrame | None = None, before
         total = times[times["stage"] == "total"].iloc[0]
         calls = int(total["calls"])
         out.append(f"*Stage times logged so far:* {total['wall hours']:.2f} wall hours over {calls} stage "
-                   f"call{'s' if calls != 1 else ''} (`stage_times.csv`).")
+                   f"call{'s' if calls != 1 else ''} (`stage_times.csv`; a call cut by an interruption logs "
+                   f"none); the stored games' own CPU time: {total['CPU hours of the games']:.2f} hours.")
     cost = status["paper_cost"]
     if len(cost):
         total = cost[cost["stage"] == "total"].iloc[0]
