@@ -96,6 +96,10 @@ C_UCB1 = math.sqrt(2.0)
 PRUNED_FEATURES = 15
 EQUAL_TIME = {"equal_time_grown", "equal_time_handmade"}
 FINAL = {"final_equal_time", "final_equal_iterations", "final_greedy", "final_paper_slowdown"}
+#: The evaluation games the runner plays as one ``Experiment`` each, by the name its stage call logs in
+#: ``stage_times.csv``: the stages of each (the report sums the stored games' CPU time by the same names).
+GAME_STAGES = {"evaluation": frozenset({"grown", "pruned", "greedy"}), "hand-made Yavalath": frozenset({"handmade"}),
+               "evaluation at equal time": frozenset(EQUAL_TIME), "final comparison": frozenset(FINAL)}
 #: Variants whose final comparison also plays the first checkpoint's policy at the Ludii budget: the paper's claim
 #: for Gomoku is about the learning curve ("no apparent change in playing strength" from 1 to 200 self-play games),
 #: so it needs both ends at the paper's budget; the other claims are about the final checkpoint.
@@ -579,7 +583,7 @@ class FeatureBiasing:
 
     def planned(self) -> list:
         planned = []
-        for stages in ({"grown", "pruned", "greedy"}, {"handmade"}, EQUAL_TIME, FINAL):
+        for stages in GAME_STAGES.values():
             exp = self.experiment(stages)
             if exp is not None:
                 planned += exp.planned()
@@ -643,14 +647,13 @@ def run(experiment: FeatureBiasing, executor="process", *, workers=None, schedul
     pruned = [p for p in (experiment.pruned_config(g) for g in grown) if p is not None]
     if pruned and "pruned" in stages:
         timed("self-play, pruned sets", _self_play, experiment, pruned, pool, progress, "self-play (pruned sets)")
-    for name, key, kinds in (("evaluation", "evaluation", {"grown", "pruned", "greedy"}),
-                             ("hand-made Yavalath", "handmade", {"handmade"})):
-        exp = experiment.experiment(kinds) if key in stages else None
+    for name, key in (("evaluation", "evaluation"), ("hand-made Yavalath", "handmade")):
+        exp = experiment.experiment(GAME_STAGES[name]) if key in stages else None
         if exp is not None:
             timed(name, run_games, exp, pool, progress=progress)
     if "slowdowns" in stages:
         timed("slowdowns", measure_slowdowns, experiment, progress)
-    exp = experiment.experiment(EQUAL_TIME) if "equal_time" in stages else None
+    exp = experiment.experiment(GAME_STAGES["evaluation at equal time"]) if "equal_time" in stages else None
     if exp is not None:
         timed("evaluation at equal time", run_games, exp, pool, progress=progress)
     if "final" in stages and experiment.final_seconds:
@@ -1395,7 +1398,7 @@ def budget_run(results_dir=None) -> dict:
            "evaluations": evaluations, "slowdowns": slowdowns, "final_plan": pd.DataFrame(final_plan),
            "evaluation_plan": pd.DataFrame(evaluation_plan), "stage_times": stage_times,
            "games": games[["condition_id", "game", "size", "seconds", "plies", "agent_playouts",
-                           "opponent_playouts"]], "cost_method": COST_METHOD,
+                           "opponent_playouts"]], "cost_method": COST_METHOD, "game_stages": GAME_STAGES,
            "final_first": min(FINAL_FIRST, int(s["final_games"])),
            "final_slowdowns": experiment.final_slowdowns(), "in_game_slowdowns": in_game,
            "slowdown_parts": pd.read_csv(folder / "slowdown_parts.csv") if (folder / "slowdown_parts.csv").exists()

@@ -326,9 +326,11 @@ def _holm(p_values: list[float]) -> list[float]:
     return list(multipletests(p_values, alpha=ALPHA, method="holm")[1])
 
 
-def _cell(row) -> str:
-    """``Combine Max 75.0% [68.6, 80.5], 150/200 games at checkpoint 200``."""
-    return (f"{_name(row.strategy)} {row.win_rate:.1f}% [{row.ci_low:.1f}, {row.ci_high:.1f}], "
+def _cell(row, interval=None, anytime: bool = False) -> str:
+    """``Combine Max 75.0% [68.6, 80.5], 150/200 games at checkpoint 200``: the row's own interval, or
+    ``interval`` (low, high), marked ``anytime`` when it is the anytime-valid one of a grown cell."""
+    low, high = interval if interval is not None else (row.ci_low, row.ci_high)
+    return (f"{_name(row.strategy)} {row.win_rate:.1f}% [{low:.1f}, {high:.1f}]{' anytime' if anytime else ''}, "
             f"{row.wins:g}/{row.games:g} games at checkpoint {row.checkpoint:g}")
 
 
@@ -446,10 +448,8 @@ class _Claims:
         verdict = (NOT_UPHELD if high < 50 or low > pool_high else
                    UPHELD if high < pool_low and low > 50 else NOT_DECIDED)
         wins = sum(c.wins for c in pooled)
-        own_low, own_high = self._interval(best, ALPHA)  # shown as the tables show the cell: anytime where grown
-        shown = (f"{_name(best.strategy)} {best.win_rate:.1f}% [{own_low:.1f}, {own_high:.1f}]"
-                 f"{' anytime' if self._is_grown(best) else ''}, {best.wins:g}/{best.games:g} games at checkpoint "
-                 f"{best.checkpoint:g}")
+        # shown as the tables show the cell: with the interval its verdict reads, anytime-valid where grown
+        shown = _cell(best, self._interval(best, ALPHA), self._is_grown(best))
         return _result(f"best: {shown}; the significant-gain variants' best, pooled: "
                        f"{100 * wins / games:.1f}% of {games:g} games",
                        f"'smaller' on cells grown until decided: the best strategy's interval [{low:.1f}, {high:.1f}] "
@@ -1165,7 +1165,8 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
 def _stored_cpu_seconds(run: dict) -> dict:
     """CPU seconds of the budget run's stored games per logged stage name (each game's own timing, in the
     store whatever call played it): self-play from each run's games and mean seconds a game, the evaluation and
-    final-comparison games from the store's per-game records."""
+    final-comparison games from the store's per-game records, grouped as the runner plays them
+    (``run["game_stages"]``, ``soemers2019.GAME_STAGES``)."""
     out = {}
     runs = run["runs"]
     if len(runs):
@@ -1176,9 +1177,8 @@ def _stored_cpu_seconds(run: dict) -> dict:
     if len(games) and len(evaluations):
         stages = games.merge(evaluations[["condition_id", "stage"]].drop_duplicates("condition_id"), on="condition_id")
         by_stage = stages.groupby("stage")["seconds"].sum()
-        out["evaluation"] = float(by_stage.reindex(["grown", "greedy", "pruned"]).fillna(0.0).sum())
-        out["hand-made Yavalath"] = float(by_stage.get("handmade", 0.0))
-        out["final comparison"] = float(by_stage.reindex(list(FINAL_STAGES)).fillna(0.0).sum())
+        for name, kinds in run["game_stages"].items():
+            out[name] = float(by_stage.reindex(sorted(kinds)).fillna(0.0).sum())
     return out
 
 
