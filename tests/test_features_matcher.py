@@ -12,7 +12,7 @@ from ppalib.features import (Element, Feature, FeatureSet, InconsistentFeature, 
 from ppalib.features.compile import compile_instances
 from ppalib.games import GAMES, make_game
 from ppalib.games.graph import hex_hexagon_graph, hex_rhombus_graph, square_graph
-from ppalib.features.matcher import active_features, move_logit
+from ppalib.features.matcher import active_features, move_logit, move_logits
 
 GRAPHS = {
     "square8x8": square_graph(8, 8), "square5x9": square_graph(5, 9), "square6x7": square_graph(6, 7),
@@ -140,12 +140,15 @@ def test_a_feature_with_more_than_64_instances_in_one_bucket():
     compiled = compile_instances(per_feature, cells)
     out = np.empty(4, dtype=np.int64)
     theta = np.array([1.0, 10.0, 100.0, 1000.0])
+    logits = np.empty(1)
     for _ in range(200):
         owner = rng.integers(0, 3, cells).astype(np.int8)
         expected = sorted({i.feature for i in instances if i.matches(owner, -1, 7)})
         count = active_features(*compiled, owner, -1, 7, out)
         assert sorted(out[:count]) == expected
         assert move_logit(*compiled, theta, owner, -1, 7) == pytest.approx(theta[expected].sum())
+        move_logits(*compiled, theta, owner, np.array([-1]), np.array([7]), 1, logits)  # the rest words' path
+        assert logits[0] == pytest.approx(theta[expected].sum())
 
 
 # ---- every game with a board graph --------------------------------------------------------------------------
@@ -255,7 +258,8 @@ def test_cell_major_rest_words_give_bitwise_the_word_major_sums(action):
     fs = grow(FeatureSet(atomic_features(graph, action), graph, cache_size=1 << 12), rng, positions, 60)
     c = fs.compiled
     cells, n_buckets = int(c.meta[0]), int(c.meta[2])
-    assert np.diff(c.rest_bucket_words).max() >= 4  # the four-word blocks are exercised
+    assert np.diff(c.rest_bucket_words).max() >= 4  # the four-word blocks are exercised, and each tail after them
+    assert {1, 2, 3} <= set((np.diff(c.rest_bucket_words) % 4).tolist())
     simple = set(int(g) for g in c.simple_features)
     rest_of = {}
     for idx, inst in enumerate(fs.instances):

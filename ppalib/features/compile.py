@@ -28,7 +28,8 @@ _WORD_FIELDS = ["bucket_words", "word_init", "word_tests", "test_cell", "test_pa
                 "feat_mask"]
 CompiledFeatures = namedtuple("CompiledFeatures", [
     "meta", *_WORD_FIELDS, "word_inst",
-    *["rest_" + f for f in _WORD_FIELDS], "rest_foot_offsets", "rest_foot_cells",
+    *["rest_" + (f if f != "test_cell" else "bit_entry") for f in _WORD_FIELDS], "rest_foot_offsets",
+    "rest_foot_cells",
     "simple_features", "simple_offsets", "simple_cells", "simple_masks", "simple_zero",
     "zobrist", "salt",
     "bank_theta", "bank_tables", "bank_state", "cache_keys", "cache_vals"])
@@ -146,7 +147,7 @@ def _cell_major(words: dict, foot_offsets: np.ndarray, foot_cells: np.ndarray, n
     b with words lo..hi and footprint cells ``foot_cells[foot_offsets[b]:foot_offsets[b + 1]]``, entry
     ``offsets[b] + (3 k + v) (hi - lo) + (w - lo)`` is the mask of word w's instances surviving when the k-th
     footprint cell holds v (every bit for a word that does not test that cell).  Returns (offsets int64[B + 1],
-    an empty int64 array in place of the per-entry cells, the masks uint64[...])."""
+    the masks uint64[...])."""
     bucket_words, word_tests = words["bucket_words"], words["word_tests"]
     test_cell, test_pass = words["test_cell"], words["test_pass"]
     offsets = np.zeros(n_buckets + 1, dtype=np.int64)
@@ -166,7 +167,21 @@ def _cell_major(words: dict, foot_offsets: np.ndarray, foot_cells: np.ndarray, n
                 k = k_of[int(test_cell[e])]
                 for v in range(3):
                     masks[offsets[b] + (3 * k + v) * (hi - lo) + (w - lo)] = test_pass[3 * e + v]
-    return offsets, np.zeros(0, dtype=np.int64), masks
+    return offsets, masks
+
+
+def _bit_entries(words: dict, n_words: int) -> np.ndarray:
+    """Per word, the feature entry of each of its 64 bits counted from the word's first (uint8[64 n_words]): a
+    feature's bits in a word are consecutive and its entries in bit order, so bit i belongs to the last entry whose
+    lowest bit is <= i (bits beyond the word's instances get its last entry; they are never set)."""
+    word_feats, feat_mask = words["word_feats"], words["feat_mask"]
+    if n_words == 0:
+        return np.zeros(0, dtype=np.uint8)
+    word_of = np.repeat(np.arange(n_words), np.diff(word_feats))
+    lowest = (feat_mask & (~feat_mask + np.uint64(1))).astype(np.float64)  # a power of two: exact as a float
+    starts = np.zeros((n_words, 64), dtype=np.int64)
+    starts[word_of, np.log2(lowest).astype(np.int64)] = 1
+    return (np.cumsum(starts, axis=1) - 1).astype(np.uint8).reshape(-1)
 
 
 def _key_cell(inst: Instance) -> int:
@@ -201,8 +216,9 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
     bit_of = {g: j for j, g in enumerate(simple)}
     rest_of = {b: [i for i in m if instances[i].feature not in bit_of] for b, m in members_of.items()}
     rest, _, rest_foot_offsets, rest_foot_cells, n_rest_words = _pack_words(instances, rest_of, n_buckets, False)
-    rest["word_tests"], rest["test_cell"], rest["test_pass"] = _cell_major(rest, rest_foot_offsets, rest_foot_cells,
-                                                                           n_buckets)
+    rest["word_tests"], rest["test_pass"] = _cell_major(rest, rest_foot_offsets, rest_foot_cells, n_buckets)
+    del rest["test_cell"]  # the tests are cell-major: the bits' feature entries take its place
+    rest["bit_entry"] = _bit_entries(rest, n_rest_words)
 
     # simple path: per (bucket, other cell, its content v, the key cell's content v0), the simple features firing
     simple_zero = [0] * (2 * cells * 3)
