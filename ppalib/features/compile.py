@@ -261,9 +261,9 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
         salt=rng.integers(0, 1 << 64, size=n_buckets, dtype=np.uint64, endpoint=False))
     for array in static.values():
         array.setflags(write=False)
+    cache = np.zeros(CACHE_BANKS * 2 * cache_size, dtype=np.uint64)  # keys and values interleaved (matcher)
     return CompiledFeatures(
         **static, bank_theta=np.full((CACHE_BANKS, n_features), np.nan),
         bank_tables=np.zeros(CACHE_BANKS * 8 * 256, dtype=np.float64),
         bank_state=np.zeros(2 + CACHE_BANKS, dtype=np.int64),
-        cache_keys=np.zeros(CACHE_BANKS * cache_size, dtype=np.uint64),
-        cache_vals=np.zeros(CACHE_BANKS * cache_size, dtype=np.float64))
+        cache_keys=cache, cache_vals=cache.view(np.float64))

@@ -65,8 +65,10 @@ Arrays (``W`` words, ``E`` cell entries, ``G`` feature entries, ``B`` buckets, `
 ``bank_tables``        float64[banks * 8 * 256] (writable): each bank's byte sums of simple features' weights
 ``bank_state``         int64[2 + banks] (writable): the bank to take over next, how many times a bank was taken
                        over, and each bank's epoch key (the bits of a uint64)
-``cache_keys``         uint64[banks * S] (writable; S a power of two or 0 = no cache): stored hashes, 0 = empty
-``cache_vals``         float64[banks * S] (writable): stored rest sums
+``cache_keys``         uint64[banks * 2 S] (writable; S a power of two or 0 = no cache): slot s of bank k holds its
+                       hash at ``2 (k S + s)`` (0 = empty) and its rest sum next to it, in the same cache line
+``cache_vals``         float64[banks * 2 S]: the same memory as ``cache_keys`` seen as floats (the sums at
+                       ``2 (k S + s) + 1``): a lookup costs one memory access where two arrays cost two
 
 ``owner_rel[cell]`` must be 0 (empty), 1 (a piece of the player to move) or 2 (the opponent's), any integer dtype
 (``ppalib.features.owner_relative`` builds it).  Moves are ``(from, to)`` cells, -1 for none (a placement has
@@ -363,14 +365,14 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
         c = rest_foot_cells[k]
         h ^= zobrist[3 * c + owner_rel[c]]
     h |= np.uint64(1)
-    slot = cache_base + np.int64(h & cache_mask)
+    slot = cache_base + 2 * np.int64(h & cache_mask)  # key and value side by side
     if cache_keys[slot] == h:
-        return total + cache_vals[slot]
+        return total + cache_vals[slot + 1]
     value = _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
                                rest_bit_entry, rest_word_feats, rest_feat_index, rest_feat_mask, rest_foot_offsets,
                                rest_foot_cells, theta, owner_rel)
     cache_keys[slot] = h
-    cache_vals[slot] = value
+    cache_vals[slot + 1] = value
     return total + value
 
 
@@ -398,7 +400,7 @@ def move_logits(
     if cache_keys.shape[0] > 0:
         size = cache_keys.shape[0] // bank_theta.shape[0]
         cache_base = bank * size
-        cache_mask = np.uint64(size - 1)
+        cache_mask = np.uint64(size // 2 - 1)
     for i in range(n):  # pass 1: destination buckets
         t = moves_to[i]
         value = 0.0
