@@ -261,6 +261,7 @@ def test_the_slowdown_parts_time_each_search_from_uct_to_biased_mcts(tmp_path):
     assert table["measured"] == "u"                                        # the latest measure of a variant
     assert table["the search's factor"] * table["the features' factor"] == pytest.approx(table["slowdown"], rel=0.02)
     assert table["Ludii, newer matcher"] == "0.8-1.8"                      # Ludii's row for Teeko
+    assert table["measured before"] == f"{again['biased_vs_uct'].iloc[0]:.2f} (t)"  # the measure it replaced
 
 
 def test_final_grow_stages_and_seconds_choose_the_cells_a_call_grows(tmp_path, monkeypatch):

@@ -1,7 +1,9 @@
 """Speed of the compiled feature matcher: nanoseconds per move for ``move_logits`` on random positions.
 
 ``python -m ppalib.features.benchmark`` prints the table reported in the features work (Breakthrough-like 8x8
-with its atomic set, the placement boards, and grown sets with combined features)."""
+with its atomic set, the placement boards, and grown sets with combined features).  ``--policy HASH [HASH ...]``
+times saved policies instead (``ppalib.features.artefact.load_policy``; ``--folder`` where they are saved) on the
+positions of random games of their own game (``game_positions``): the feature sets a search actually uses."""
 from __future__ import annotations
 
 import time
@@ -81,6 +83,38 @@ def placement_positions(cells: int, count: int, seed: int = 0):
     return owner, mf, mt, counts
 
 
+def game_positions(game, games: int = 40, every: int = 3, max_plies: int = 200, seed: int = 1):
+    """Every ``every``-th position of ``games`` uniformly random games of ``game`` (a ``ppalib.games.Game``, at most
+    ``max_plies`` plies each) with its legal moves, as ``(owner_rel, moves_from, moves_to, counts)`` for
+    ``ns_per_move`` (owner relative to the player to move, as the search fills it)."""
+    from ..games._common import H_TO_MOVE
+    rng = np.random.default_rng(seed)
+    module, spec = game.module, game.spec
+    cells = game.module.board_graph(spec).cells
+    legal = np.empty(game.max_moves, dtype=np.int64)
+    owners, froms, tos = [], [], []
+    for _ in range(games):
+        state = module.init_state(spec)
+        for ply in range(max_plies):
+            count = module.legal_moves(spec, state, legal)
+            if count == 0:
+                break
+            if ply % every == 0:
+                mover = state[H_TO_MOVE]
+                owner = np.array([module.cell_owner(spec, state, c) for c in range(cells)])
+                owners.append(np.where(owner < 0, 0, np.where(owner == mover, 1, 2)).astype(np.int8))
+                froms.append([module.move_from(spec, state, m) for m in legal[:count]])
+                tos.append([module.move_to(spec, state, m) for m in legal[:count]])
+            module.play(spec, state, legal[rng.integers(count)])
+    counts = np.array([len(t) for t in tos], dtype=np.int64)
+    moves_from = np.full((len(tos), counts.max()), -1, dtype=np.int64)
+    moves_to = moves_from.copy()
+    for k, (f, t) in enumerate(zip(froms, tos)):
+        moves_from[k, :len(f)] = f
+        moves_to[k, :len(t)] = t
+    return np.array(owners), moves_from, moves_to, counts
+
+
 def grown(feature_set: FeatureSet, extra: int, positions, seed: int = 0) -> FeatureSet:
     """``feature_set`` plus ``extra`` features combined from pairs of instances that fire together on the given
     positions (as feature discovery would add them)."""
@@ -104,9 +138,12 @@ def grown(feature_set: FeatureSet, extra: int, positions, seed: int = 0) -> Feat
     return fs
 
 
-def ns_per_move(feature_set: FeatureSet, positions, repeats: int = 200, seed: int = 0) -> float:
+def ns_per_move(feature_set: FeatureSet, positions, repeats: int = 200, seed: int = 0, theta=None) -> float:
+    """CPU nanoseconds a legal move of ``move_logits`` on ``positions``, each position ``repeats`` times (the
+    cache of bucket sums then hits), the best of three; ``theta`` random normal unless given."""
     owner, mf, mt, counts = positions
-    theta = np.random.default_rng(seed).normal(size=len(feature_set))
+    if theta is None:
+        theta = np.random.default_rng(seed).normal(size=len(feature_set))
     out = np.empty(mt.shape[1], dtype=np.float64)
     args = (*feature_set.compiled, theta, owner, mf, mt, counts)
     _repeat_logits(*args, 1, out)  # compile / warm up
@@ -118,7 +155,27 @@ def ns_per_move(feature_set: FeatureSet, positions, repeats: int = 200, seed: in
     return best * 1e9 / (repeats * counts.sum())
 
 
+def time_policies(hashes, folder=None, repeats: int = 20) -> None:
+    """Print, per saved policy, its set's size and ``move_logits``' nanoseconds a move on its game's positions."""
+    from .artefact import load_policy
+    print(f"{'policy':16s} {'game':14s} {'features':>8s} {'instances':>9s} {'legal moves':>11s} {'ns/move':>8s}")
+    for content_hash in hashes:
+        policy = load_policy(content_hash, [folder] if folder else None)
+        positions = game_positions(policy.make_game())
+        ns = ns_per_move(policy.feature_set, positions, repeats, theta=policy.weights)
+        print(f"{content_hash:16s} {policy.game:14s} {len(policy.features):8d} {len(policy.feature_set.instances):9d} "
+              f"{positions[3].mean():11.1f} {ns:8.1f}")
+
+
 def main() -> None:
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m ppalib.features.benchmark", description=__doc__)
+    parser.add_argument("--policy", nargs="+", metavar="HASH", help="time these saved policies instead")
+    parser.add_argument("--folder", help="where the policies are saved (default: load_policy's folders)")
+    args = parser.parse_args()
+    if args.policy:
+        time_policies(args.policy, args.folder)
+        return
     rows = []
     sq8 = square_graph(8, 8)
     bt = breakthrough_like_positions(8, 8, 200)

@@ -1555,15 +1555,21 @@ def slowdown_parts_table(run: dict) -> pd.DataFrame:
     from them, as Soemers et al.'s playout, which adds a second entry an iteration) and of Biased MCTS; the
     slowdown split into the search's factor (PUCT without features over UCT) and the features' (Biased MCTS over
     that PUCT), whose product it is; beside Ludii's newer matcher's whole slowdown with sets of the paper's size
-    (``data/paper/soemers2019_ludii_slowdowns.csv``)."""
+    (``data/paper/soemers2019_ludii_slowdowns.csv``) and the variant's measurement before the latest (its slowdown
+    and the label's first field, the code's commit), so a speed change shows in the table."""
     from .. import paths
     parts = run.get("slowdown_parts", pd.DataFrame())
     columns = ["variant", "Ludii seconds", "UCT us an iteration", "PUCT, no features, uniform playouts",
                "PUCT, no features, first playout move from the priors", "Biased MCTS", "the search's factor",
-               "the features' factor", "slowdown", "Ludii, newer matcher", "measured"]
+               "the features' factor", "slowdown", "Ludii, newer matcher", "measured", "measured before"]
     if not len(parts):
         return pd.DataFrame(columns=columns)
     latest = parts.groupby("variant", sort=False).tail(1)
+    before = {}
+    for variant, rows_of in parts.groupby("variant", sort=False):
+        if len(rows_of) > 1:
+            earlier = rows_of.iloc[-2]
+            before[variant] = f"{earlier.biased_vs_uct:.2f} ({str(earlier.label).split('|')[0].strip()})"
     ludii = pd.read_csv(paths.PAPER_DATA / "soemers2019_ludii_slowdowns.csv")
     ludii_range = {r.variant: f"{r.newer_low:g}-{r.newer_high:g}" for r in ludii.itertuples()}
     rows = [{"variant": r.variant, "Ludii seconds": r.ludii_seconds, "UCT us an iteration": round(r.uct_us, 2),
@@ -1571,7 +1577,8 @@ def slowdown_parts_table(run: dict) -> pd.DataFrame:
              "PUCT, no features, first playout move from the priors": round(r.puct_first_us, 2),
              "Biased MCTS": round(r.biased_us, 2), "the search's factor": round(r.puct_first_vs_uct, 2),
              "the features' factor": round(r.biased_us / r.puct_first_us, 2), "slowdown": round(r.biased_vs_uct, 2),
-             "Ludii, newer matcher": ludii_range.get(r.variant, "—"), "measured": r.label}
+             "Ludii, newer matcher": ludii_range.get(r.variant, "—"), "measured": r.label,
+             "measured before": before.get(r.variant, "—")}
             for r in latest.itertuples()]
     order = {v: i for i, v in enumerate(VARIANTS)}
     return pd.DataFrame(rows, columns=columns).sort_values("variant", key=lambda s: s.map(order)).reset_index(
