@@ -28,7 +28,7 @@ _WORD_FIELDS = ["bucket_words", "word_init", "word_tests", "test_cell", "test_pa
                 "feat_mask"]
 CompiledFeatures = namedtuple("CompiledFeatures", [
     "meta", *_WORD_FIELDS, "word_inst",
-    *["rest_" + (f if f != "test_cell" else "bit_entry") for f in _WORD_FIELDS], "rest_foot_offsets",
+    *["rest_" + (f if f != "test_cell" else "bit_feature") for f in _WORD_FIELDS], "rest_foot_offsets",
     "rest_foot_cells",
     "simple_features", "simple_offsets", "simple_cells", "simple_masks", "simple_zero",
     "zobrist", "salt",
@@ -170,18 +170,20 @@ def _cell_major(words: dict, foot_offsets: np.ndarray, foot_cells: np.ndarray, n
     return offsets, masks
 
 
-def _bit_entries(words: dict, n_words: int) -> np.ndarray:
-    """Per word, the feature entry of each of its 64 bits counted from the word's first (uint8[64 n_words]): a
+def _bit_features(words: dict, n_words: int, n_features: int) -> np.ndarray:
+    """Per word, the feature of each of its 64 bits (``uint16[64 n_words]``, or int32 beyond 65,535 features): a
     feature's bits in a word are consecutive and its entries in bit order, so bit i belongs to the last entry whose
-    lowest bit is <= i (bits beyond the word's instances get its last entry; they are never set)."""
-    word_feats, feat_mask = words["word_feats"], words["feat_mask"]
+    lowest bit is <= i (bits beyond the word's instances get its last entry's feature; they are never set)."""
+    word_feats, feat_mask, feat_index = words["word_feats"], words["feat_mask"], words["feat_index"]
+    dtype = np.uint16 if n_features <= np.iinfo(np.uint16).max else np.int32
     if n_words == 0:
-        return np.zeros(0, dtype=np.uint8)
+        return np.zeros(0, dtype=dtype)
     word_of = np.repeat(np.arange(n_words), np.diff(word_feats))
     lowest = (feat_mask & (~feat_mask + np.uint64(1))).astype(np.float64)  # a power of two: exact as a float
     starts = np.zeros((n_words, 64), dtype=np.int64)
     starts[word_of, np.log2(lowest).astype(np.int64)] = 1
-    return (np.cumsum(starts, axis=1) - 1).astype(np.uint8).reshape(-1)
+    entry = np.cumsum(starts, axis=1) - 1 + word_feats[:-1, None]  # the entry of each bit
+    return feat_index[entry].astype(dtype).reshape(-1)
 
 
 def _key_cell(inst: Instance) -> int:
@@ -218,7 +220,7 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
     rest, _, rest_foot_offsets, rest_foot_cells, n_rest_words = _pack_words(instances, rest_of, n_buckets, False)
     rest["word_tests"], rest["test_pass"] = _cell_major(rest, rest_foot_offsets, rest_foot_cells, n_buckets)
     del rest["test_cell"]  # the tests are cell-major: the bits' feature entries take its place
-    rest["bit_entry"] = _bit_entries(rest, n_rest_words)
+    rest["bit_feature"] = _bit_features(rest, n_rest_words, n_features)
 
     # simple path: per (bucket, other cell, its content v, the key cell's content v0), the simple features firing
     simple_zero = [0] * (2 * cells * 3)
