@@ -132,6 +132,15 @@ def _rest_word_sum(alive, w, rest_bit_feature, theta, total, last):
 
 
 @_inline_jit
+def _words_sum(a0, a1, a2, a3, w, rest_bit_feature, theta, total, last):
+    """``_rest_word_sum`` of four consecutive rest words from ``w`` (alive masks a0..a3; 0 adds nothing)."""
+    total, last = _rest_word_sum(a0, w, rest_bit_feature, theta, total, last)
+    total, last = _rest_word_sum(a1, w + 1, rest_bit_feature, theta, total, last)
+    total, last = _rest_word_sum(a2, w + 2, rest_bit_feature, theta, total, last)
+    return _rest_word_sum(a3, w + 3, rest_bit_feature, theta, total, last)
+
+
+@_inline_jit
 def _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_pass_offsets, rest_pass, rest_bit_feature,
                        rest_foot_offsets, rest_foot_cells, theta, owner_rel):
     """The rest words' sum of bucket b, as ``_bucket_logit`` computes it (the same additions in the same order)
@@ -156,14 +165,7 @@ def _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_pass_offsets, 
             a1 &= rest_pass[p + 1]
             a2 &= rest_pass[p + 2]
             a3 &= rest_pass[p + 3]
-        if a0 != 0:
-            total, last = _rest_word_sum(a0, lo + w, rest_bit_feature, theta, total, last)
-        if a1 != 0:
-            total, last = _rest_word_sum(a1, lo + w + 1, rest_bit_feature, theta, total, last)
-        if a2 != 0:
-            total, last = _rest_word_sum(a2, lo + w + 2, rest_bit_feature, theta, total, last)
-        if a3 != 0:
-            total, last = _rest_word_sum(a3, lo + w + 3, rest_bit_feature, theta, total, last)
+        total, last = _words_sum(a0, a1, a2, a3, lo + w, rest_bit_feature, theta, total, last)
         w += 4
     left = count - w  # the last one to three words, also in one pass over the footprint
     if left == 0:
@@ -171,26 +173,14 @@ def _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_pass_offsets, 
     a0 = rest_word_init[lo + w]
     a1 = rest_word_init[lo + w + 1] if left > 1 else ZERO
     a2 = rest_word_init[lo + w + 2] if left > 2 else ZERO
-    if left == 1:
-        for k in range(cells_in):
-            a0 &= rest_pass[base + (3 * k + owner_rel[rest_foot_cells[f0 + k]]) * count + w]
-    elif left == 2:
-        for k in range(cells_in):
-            p = base + (3 * k + owner_rel[rest_foot_cells[f0 + k]]) * count + w
-            a0 &= rest_pass[p]
+    for k in range(cells_in):
+        p = base + (3 * k + owner_rel[rest_foot_cells[f0 + k]]) * count + w
+        a0 &= rest_pass[p]
+        if left > 1:  # the same branch for every cell of the bucket: predicted
             a1 &= rest_pass[p + 1]
-    else:
-        for k in range(cells_in):
-            p = base + (3 * k + owner_rel[rest_foot_cells[f0 + k]]) * count + w
-            a0 &= rest_pass[p]
-            a1 &= rest_pass[p + 1]
-            a2 &= rest_pass[p + 2]
-    if a0 != 0:
-        total, last = _rest_word_sum(a0, lo + w, rest_bit_feature, theta, total, last)
-    if a1 != 0:
-        total, last = _rest_word_sum(a1, lo + w + 1, rest_bit_feature, theta, total, last)
-    if a2 != 0:
-        total, last = _rest_word_sum(a2, lo + w + 2, rest_bit_feature, theta, total, last)
+            if left > 2:
+                a2 &= rest_pass[p + 2]
+    total, last = _words_sum(a0, a1, a2, ZERO, lo + w, rest_bit_feature, theta, total, last)
     return total
 
 
