@@ -23,6 +23,7 @@ Missing variants or stages never raise: a figure panel says "not run", a claim r
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -1556,7 +1557,7 @@ def slowdown_parts_table(run: dict) -> pd.DataFrame:
     slowdown split into the search's factor (PUCT without features over UCT) and the features' (Biased MCTS over
     that PUCT), whose product it is; beside Ludii's newer matcher's whole slowdown with sets of the paper's size
     (``data/paper/soemers2019_ludii_slowdowns.csv``) and the variant's measurement before the latest (its slowdown
-    and the label's first field, the code's commit), so a speed change shows in the table."""
+    and the label's first field, up to a comma or '|': the code's commit), so a speed change shows in the table."""
     from .. import paths
     parts = run.get("slowdown_parts", pd.DataFrame())
     columns = ["variant", "Ludii seconds", "UCT us an iteration", "PUCT, no features, uniform playouts",
@@ -1569,7 +1570,7 @@ def slowdown_parts_table(run: dict) -> pd.DataFrame:
     for variant, rows_of in parts.groupby("variant", sort=False):
         if len(rows_of) > 1:
             earlier = rows_of.iloc[-2]
-            before[variant] = f"{earlier.biased_vs_uct:.2f} ({str(earlier.label).split('|')[0].strip()})"
+            before[variant] = f"{earlier.biased_vs_uct:.2f} ({re.split(r'[|,]', str(earlier.label))[0].strip()})"
     ludii = pd.read_csv(paths.PAPER_DATA / "soemers2019_ludii_slowdowns.csv")
     ludii_range = {r.variant: f"{r.newer_low:g}-{r.newer_high:g}" for r in ludii.itertuples()}
     rows = [{"variant": r.variant, "Ludii seconds": r.ludii_seconds, "UCT us an iteration": round(r.uct_us, 2),
