@@ -261,6 +261,8 @@ def test_the_slowdown_parts_time_each_search_from_uct_to_biased_mcts(tmp_path):
     assert table["measured"] == "u"                                        # the latest measure of a variant
     assert table["the search's factor"] * table["the features' factor"] == pytest.approx(table["slowdown"], rel=0.02)
     assert table["Ludii, newer matcher"] == "0.8-1.8"                      # Ludii's row for Teeko
+    assert table["against Ludii's"] == ("below its range" if table["slowdown"] < 0.8 else "within its range"
+                                        if table["slowdown"] <= 1.8 else "above its range")
     assert table["measured before"] == f"{again['biased_vs_uct'].iloc[0]:.2f} (t)"  # the measure it replaced
 
 

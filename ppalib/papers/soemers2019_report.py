@@ -1556,13 +1556,15 @@ def slowdown_parts_table(run: dict) -> pd.DataFrame:
     from them, as Soemers et al.'s playout, which adds a second entry an iteration) and of Biased MCTS; the
     slowdown split into the search's factor (PUCT without features over UCT) and the features' (Biased MCTS over
     that PUCT), whose product it is; beside Ludii's newer matcher's whole slowdown with sets of the paper's size
-    (``data/paper/soemers2019_ludii_slowdowns.csv``) and the variant's measurement before the latest (its slowdown
-    and the label's first field, up to a comma or '|': the code's commit), so a speed change shows in the table."""
+    (``data/paper/soemers2019_ludii_slowdowns.csv``), where ours lies against that range, and the variant's
+    measurement before the latest (its slowdown and the label's first field, up to a comma or '|': the code's
+    commit), so a speed change shows in the table."""
     from .. import paths
     parts = run.get("slowdown_parts", pd.DataFrame())
     columns = ["variant", "Ludii seconds", "UCT us an iteration", "PUCT, no features, uniform playouts",
                "PUCT, no features, first playout move from the priors", "Biased MCTS", "the search's factor",
-               "the features' factor", "slowdown", "Ludii, newer matcher", "measured", "measured before"]
+               "the features' factor", "slowdown", "Ludii, newer matcher", "against Ludii's", "measured",
+               "measured before"]
     if not len(parts):
         return pd.DataFrame(columns=columns)
     latest = parts.groupby("variant", sort=False).tail(1)
@@ -1573,12 +1575,22 @@ def slowdown_parts_table(run: dict) -> pd.DataFrame:
             before[variant] = f"{earlier.biased_vs_uct:.2f} ({re.split(r'[|,]', str(earlier.label))[0].strip()})"
     ludii = pd.read_csv(paths.PAPER_DATA / "soemers2019_ludii_slowdowns.csv")
     ludii_range = {r.variant: f"{r.newer_low:g}-{r.newer_high:g}" for r in ludii.itertuples()}
+    ludii_bounds = {r.variant: (r.newer_low, r.newer_high) for r in ludii.itertuples()}
+
+    def against(variant, slowdown):
+        """Issue 24's target, at or below Ludii's newer matcher: where ours lies against its measured range."""
+        if variant not in ludii_bounds:
+            return "—"
+        low, high = ludii_bounds[variant]
+        return "below its range" if slowdown < low else ("within its range" if slowdown <= high else
+                                                         "above its range")
     rows = [{"variant": r.variant, "Ludii seconds": r.ludii_seconds, "UCT us an iteration": round(r.uct_us, 2),
              "PUCT, no features, uniform playouts": round(r.puct_plain_us, 2),
              "PUCT, no features, first playout move from the priors": round(r.puct_first_us, 2),
              "Biased MCTS": round(r.biased_us, 2), "the search's factor": round(r.puct_first_vs_uct, 2),
              "the features' factor": round(r.biased_us / r.puct_first_us, 2), "slowdown": round(r.biased_vs_uct, 2),
-             "Ludii, newer matcher": ludii_range.get(r.variant, "—"), "measured": r.label,
+             "Ludii, newer matcher": ludii_range.get(r.variant, "—"),
+             "against Ludii's": against(r.variant, round(r.biased_vs_uct, 2)), "measured": r.label,
              "measured before": before.get(r.variant, "—")}
             for r in latest.itertuples()]
     order = {v: i for i, v in enumerate(VARIANTS)}
