@@ -300,3 +300,17 @@ def test_cell_major_rest_words_give_bitwise_the_word_major_sums(action):
                 expected[i] += total
         for logits in got:
             assert np.array_equal(logits.view(np.uint64), expected.view(np.uint64))
+
+
+def test_benchmark_game_positions_are_the_games_own_positions_and_moves():
+    """``features.benchmark.game_positions`` (what ``--policy`` times): every position's owners relative to the
+    mover and its legal moves' cells, as the search hands them to the matcher."""
+    from ppalib.features.benchmark import game_positions
+    game = make_game("breakthrough", 6)
+    owner, moves_from, moves_to, counts = game_positions(game, games=3, every=2, max_plies=30)
+    assert owner.shape == (len(counts), 36) and set(np.unique(owner)) <= {0, 1, 2}
+    assert (owner[0] == 1).sum() == 12 and (owner[0] == 2).sum() == 12     # the start position, mover's view
+    for k, n in enumerate(counts):
+        assert n > 0 and (moves_from[k, :n] >= 0).all() and (moves_to[k, :n] >= 0).all()
+        assert (moves_from[k, n:] == -1).all() and (moves_to[k, n:] == -1).all()
+        assert (owner[k, moves_from[k, :n]] == 1).all()                    # every move starts on a mover's piece

@@ -87,10 +87,10 @@ def game_positions(game, games: int = 40, every: int = 3, max_plies: int = 200, 
     """Every ``every``-th position of ``games`` uniformly random games of ``game`` (a ``ppalib.games.Game``, at most
     ``max_plies`` plies each) with its legal moves, as ``(owner_rel, moves_from, moves_to, counts)`` for
     ``ns_per_move`` (owner relative to the player to move, as the search fills it)."""
-    from ..games._common import H_TO_MOVE
+    from .featureset import state_move_cells, state_owner_relative
     rng = np.random.default_rng(seed)
     module, spec = game.module, game.spec
-    cells = game.module.board_graph(spec).cells
+    graph = module.board_graph(spec)
     legal = np.empty(game.max_moves, dtype=np.int64)
     owners, froms, tos = [], [], []
     for _ in range(games):
@@ -100,11 +100,10 @@ def game_positions(game, games: int = 40, every: int = 3, max_plies: int = 200, 
             if count == 0:
                 break
             if ply % every == 0:
-                mover = state[H_TO_MOVE]
-                owner = np.array([module.cell_owner(spec, state, c) for c in range(cells)])
-                owners.append(np.where(owner < 0, 0, np.where(owner == mover, 1, 2)).astype(np.int8))
-                froms.append([module.move_from(spec, state, m) for m in legal[:count]])
-                tos.append([module.move_to(spec, state, m) for m in legal[:count]])
+                owners.append(state_owner_relative(module, spec, state, graph))
+                moves_from, moves_to = state_move_cells(module, spec, state, legal[:count])
+                froms.append(moves_from)
+                tos.append(moves_to)
             module.play(spec, state, legal[rng.integers(count)])
     counts = np.array([len(t) for t in tos], dtype=np.int64)
     moves_from = np.full((len(tos), counts.max()), -1, dtype=np.int64)

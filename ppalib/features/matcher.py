@@ -53,7 +53,8 @@ Arrays (``W`` words, ``E`` cell entries, ``G`` feature entries, ``B`` buckets, `
                        tests cell-major (*Rest words* below): ``rest_word_tests`` int64[B + 1] holds each bucket's
                        offset into ``rest_test_pass``, and in place of ``test_cell``:
 ``rest_bit_feature``   uint16[64 W'] (int32 beyond 65,535 features): the feature of every bit of rest word w (a
-                       feature's bits in a word are consecutive, the features in order)
+                       feature's bits in a word are consecutive, the features in order); ``move_logits`` reads it, not
+                       ``rest_word_feats``, ``rest_feat_index`` and ``rest_feat_mask`` (kept in the argument list)
 ``rest_foot_offsets``  int64[B + 1], ``rest_foot_cells`` int64[...]: the distinct cells a bucket's rest instances test
 ``simple_features``    int64[<= 64]: the feature of each simple bit
 ``simple_offsets``     int64[2 cells + 1], ``simple_cells`` int64[...]: a (to or from) bucket's simple cells

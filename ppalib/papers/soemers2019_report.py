@@ -1574,7 +1574,6 @@ def slowdown_parts_table(run: dict) -> pd.DataFrame:
             earlier = rows_of.iloc[-2]
             before[variant] = f"{earlier.biased_vs_uct:.2f} ({re.split(r'[|,]', str(earlier.label))[0].strip()})"
     ludii = pd.read_csv(paths.PAPER_DATA / "soemers2019_ludii_slowdowns.csv")
-    ludii_range = {r.variant: f"{r.newer_low:g}-{r.newer_high:g}" for r in ludii.itertuples()}
     ludii_bounds = {r.variant: (r.newer_low, r.newer_high) for r in ludii.itertuples()}
 
     def against(variant, slowdown):
@@ -1589,7 +1588,8 @@ def slowdown_parts_table(run: dict) -> pd.DataFrame:
              "PUCT, no features, first playout move from the priors": round(r.puct_first_us, 2),
              "Biased MCTS": round(r.biased_us, 2), "the search's factor": round(r.puct_first_vs_uct, 2),
              "the features' factor": round(r.biased_us / r.puct_first_us, 2), "slowdown": round(r.biased_vs_uct, 2),
-             "Ludii, newer matcher": ludii_range.get(r.variant, "—"),
+             "Ludii, newer matcher": ("{:g}-{:g}".format(*ludii_bounds[r.variant]) if r.variant in ludii_bounds
+                                      else "—"),
              "against Ludii's": against(r.variant, round(r.biased_vs_uct, 2)), "measured": r.label,
              "measured before": before.get(r.variant, "—")}
             for r in latest.itertuples()]
