@@ -302,6 +302,53 @@ def test_cell_major_rest_words_give_bitwise_the_word_major_sums(action):
             assert np.array_equal(logits.view(np.uint64), expected.view(np.uint64))
 
 
+@pytest.mark.parametrize("graph_name", ["square15x15", "square17x17"])
+def test_the_cache_hash_of_board_words_and_of_zobrist_keys_serves_exact_sums(graph_name):
+    """The cache key of a bucket hashes its footprint's contents from board words (boards of at most
+    BITBOARD_CELLS cells; Gomoku's 225 cells span four words, so footprints straddle words) or from a Zobrist key
+    per cell (larger boards).  Either way the cached logits must be bit for bit those of the cache turned off, on
+    positions whose footprints differ by single cells, and repeating the positions must add no cache entry."""
+    from ppalib.features.matcher import BITBOARD_CELLS
+    graph = square_graph(15, 15) if graph_name == "square15x15" else square_graph(17, 17)
+    rng = np.random.default_rng(7)
+    positions = []
+    owner = random_position(rng, graph.cells, 0.5)
+    for _ in range(40):  # a walk of positions, each one cell away from the one before (as in a search tree)
+        owner = owner.copy()
+        owner[int(rng.integers(graph.cells))] = int(rng.integers(3))
+        frm, to = random_moves(rng, graph.cells, 40)
+        positions.append((owner, frm, to))
+    fs = grow(FeatureSet(atomic_features(graph, "to"), graph, cache_size=1 << 14), rng, positions, 40)
+    c = fs.compiled
+    n_buckets = int(c.meta[2])
+    words = c.rest_foot_masks.shape[0] // n_buckets
+    assert words == ((graph.cells + 63) // 64 if graph.cells <= BITBOARD_CELLS else 0)
+    assert c.board_bits.shape[0] == 2 * words
+    if words:
+        straddles = 0
+        for b in range(n_buckets):  # the masks are exactly the footprints, the word ranges exactly those they meet
+            foot = c.rest_foot_cells[c.rest_foot_offsets[b]:c.rest_foot_offsets[b + 1]]
+            bits = {64 * j + k for j in range(words) for k in range(64)
+                    if (int(c.rest_foot_masks[words * b + j]) >> k) & 1}
+            assert bits == set(int(x) for x in foot)
+            if foot.size:
+                assert (c.rest_foot_words[2 * b], c.rest_foot_words[2 * b + 1]) == (foot.min() // 64, foot.max() // 64 + 1)
+                straddles += foot.max() // 64 > foot.min() // 64
+        assert straddles > 0
+    assert np.diff(c.rest_bucket_words).max() >= 3  # some buckets are large enough to be cached
+    off = FeatureSet(fs.features, graph, cache_size=0)
+    theta = rng.normal(size=len(fs))
+    for owner, frm, to in positions:
+        expected = off.logits(theta, owner, frm, to)
+        assert np.array_equal(fs.logits(theta, owner, frm, to).view(np.uint64), expected.view(np.uint64))
+    assert (c.cache_keys[0::2] != 0).sum() > 0
+    keys = c.cache_keys.copy()
+    for owner, frm, to in positions:
+        expected = off.logits(theta, owner, frm, to)
+        assert np.array_equal(fs.logits(theta, owner, frm, to).view(np.uint64), expected.view(np.uint64))
+    assert np.array_equal(c.cache_keys, keys)  # every cached bucket was found again
+
+
 def test_benchmark_game_positions_are_the_games_own_positions_and_moves():
     """``features.benchmark.game_positions`` (what ``--policy`` times): every position's owners relative to the
     mover and its legal moves' cells, as the search hands them to the matcher."""

@@ -19,8 +19,8 @@ from .generation import atomic_features, combine_instances
 
 @noalloc_jit
 def _repeat_logits(meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
-                   rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_word_feats,
-                   rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features,
+                   rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
+                   rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells, simple_features,
                    simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables,
                    bank_state, cache_keys, cache_vals,
                    theta, owner_rels, moves_from, moves_to, counts, repeats, out):
@@ -31,8 +31,8 @@ def _repeat_logits(meta, bucket_words, word_init, word_tests, test_cell, test_pa
     for _ in range(repeats):
         for s in range(owner_rels.shape[0]):
             move_logits(meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
-                        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_word_feats,
-                        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features,
+                        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
+                        rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells, simple_features,
                         simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables,
                         bank_state, cache_keys, cache_vals,
                         theta, owner_rels[s], moves_from[s], moves_to[s], counts[s], out)

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..games.graph import OFF_BOARD
 from .instances import Instance
+from .matcher import BITBOARD_CELLS
 
 SIMPLE_LIMIT = 64
 CACHE_BANKS = 2
@@ -28,8 +29,8 @@ _WORD_FIELDS = ["bucket_words", "word_init", "word_tests", "test_cell", "test_pa
                 "feat_mask"]
 CompiledFeatures = namedtuple("CompiledFeatures", [
     "meta", *_WORD_FIELDS, "word_inst",
-    *["rest_" + (f if f != "test_cell" else "bit_feature") for f in _WORD_FIELDS], "rest_foot_offsets",
-    "rest_foot_cells",
+    "rest_bucket_words", "rest_word_init", "rest_word_tests", "rest_bit_feature", "rest_test_pass", "rest_foot_masks",
+    "rest_foot_words", "board_bits", "rest_foot_offsets", "rest_foot_cells",
     "simple_features", "simple_offsets", "simple_cells", "simple_masks", "simple_zero",
     "zobrist", "salt",
     "bank_theta", "bank_tables", "bank_state", "cache_keys", "cache_vals"])
@@ -186,6 +187,25 @@ def _bit_features(words: dict, n_words: int, n_features: int) -> np.ndarray:
     return feat_index[entry].astype(dtype).reshape(-1)
 
 
+def _footprint_words(foot_offsets: np.ndarray, foot_cells: np.ndarray, n_buckets: int, cells: int):
+    """Each bucket's rest footprint as board words, for the matcher's cache hash (``matcher``, *Cache*): masks
+    uint64[B N] (N = ceil(cells / 64), or 0 on boards of more than ``BITBOARD_CELLS`` cells: no masks, the hash
+    takes a Zobrist key per cell) and the range of words the footprint meets, int64[2 B]."""
+    board_words = (cells + 63) // 64 if cells <= BITBOARD_CELLS else 0
+    masks = np.zeros(n_buckets * board_words, dtype=np.uint64)
+    ranges = np.zeros(2 * n_buckets, dtype=np.int64)
+    if board_words == 0:
+        return masks, ranges
+    for b in range(n_buckets):
+        foot = foot_cells[foot_offsets[b]:foot_offsets[b + 1]]
+        if foot.size == 0:
+            continue
+        for c in foot:
+            masks[board_words * b + c // 64] |= np.uint64(1) << np.uint64(c % 64)
+        ranges[2 * b], ranges[2 * b + 1] = foot.min() // 64, foot.max() // 64 + 1
+    return masks, ranges
+
+
 def _key_cell(inst: Instance) -> int:
     return inst.to_cell if inst.from_cell == OFF_BOARD else inst.from_cell
 
@@ -221,6 +241,8 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
     rest["word_tests"], rest["test_pass"] = _cell_major(rest, rest_foot_offsets, rest_foot_cells, n_buckets)
     del rest["test_cell"]  # the tests are cell-major: the bits' feature entries take its place
     rest["bit_feature"] = _bit_features(rest, n_rest_words, n_features)
+    del rest["word_feats"], rest["feat_index"], rest["feat_mask"]  # move_logits reads bit_feature instead
+    rest["foot_masks"], rest["foot_words"] = _footprint_words(rest_foot_offsets, rest_foot_cells, n_buckets, cells)
 
     # simple path: per (bucket, other cell, its content v, the key cell's content v0), the simple features firing
     simple_zero = [0] * (2 * cells * 3)
@@ -263,9 +285,10 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
         salt=rng.integers(0, 1 << 64, size=n_buckets, dtype=np.uint64, endpoint=False))
     for array in static.values():
         array.setflags(write=False)
+    board_words = static["rest_foot_masks"].shape[0] // n_buckets
     cache = np.zeros(CACHE_BANKS * 2 * cache_size, dtype=np.uint64)  # keys and values interleaved (matcher)
     return CompiledFeatures(
-        **static, bank_theta=np.full((CACHE_BANKS, n_features), np.nan),
+        **static, board_bits=np.zeros(2 * board_words, dtype=np.uint64), bank_theta=np.full((CACHE_BANKS, n_features), np.nan),
         bank_tables=np.zeros(CACHE_BANKS * 8 * 256, dtype=np.float64),
         bank_state=np.zeros(2 + CACHE_BANKS, dtype=np.int64),
         cache_keys=cache, cache_vals=cache.view(np.float64))

@@ -26,9 +26,12 @@ of the bucket's words (every bit for a word that does not test the cell), and fo
 footprint cell read once for them.  The sums are the same additions in the same order as the word-major layout's.
 
 *Cache* (``move_logits`` only; Ludii's ``ActiveFeaturesCache`` idea, brief section 1.5).  A bucket's ``rest`` sum
-depends only on the cells its instances test (its footprint), so it is stored under a 64-bit Zobrist hash of the
-bucket and its footprint's contents; a recurring footprint then costs its hash.  Direct-mapped (a new entry replaces
-the old one in its slot).
+depends only on the cells its instances test (its footprint), so it is stored under a 64-bit hash of the bucket and
+its footprint's contents; a recurring footprint then costs its hash.  The hash: on boards of at most
+``BITBOARD_CELLS`` cells, the position's friend and enemy cells are made board words once per call, and a bucket
+hashes the one to four of them its footprint meets, each masked by the footprint (two multiply-xorshift rounds a
+word: about 6 ns at Hex 7x7 where a Zobrist key per footprint cell, 14 of them, cost 29); on larger boards, XOR of a
+Zobrist key per footprint cell.  Direct-mapped (a new entry replaces the old one in its slot).
 
 *Banks.*  The byte tables and the cache depend on the weights: there are two banks (the two players' weights in a
 search), each with a copy of the weights it was made with.  A call whose ``theta`` equals neither copy takes over
@@ -49,12 +52,16 @@ Arrays (``W`` words, ``E`` cell entries, ``G`` feature entries, ``B`` buckets, `
 ``feat_index``         int64[G]: the feature of an entry (entries of one bucket in feature order)
 ``feat_mask``          uint64[G]: its instances' bits in the word
 ``word_inst``          int64[64 W]: the instance (index in ``FeatureSet.instances``) of every bit, -1 for none
-``rest_*``             the same eight arrays for the instances of the features that are not simple, with the
-                       tests cell-major (*Rest words* below): ``rest_word_tests`` int64[B + 1] holds each bucket's
-                       offset into ``rest_test_pass``, and in place of ``test_cell``:
+``rest_*``             the first five of these arrays for the instances of the features that are not simple, with
+                       the tests cell-major (*Rest words* below): ``rest_word_tests`` int64[B + 1] holds each
+                       bucket's offset into ``rest_test_pass``, and in place of ``test_cell``:
 ``rest_bit_feature``   uint16[64 W'] (int32 beyond 65,535 features): the feature of every bit of rest word w (a
-                       feature's bits in a word are consecutive, the features in order); ``move_logits`` reads it, not
-                       ``rest_word_feats``, ``rest_feat_index`` and ``rest_feat_mask`` (kept in the argument list)
+                       feature's bits in a word are consecutive, the features in order)
+``rest_foot_masks``    uint64[B N]: bucket b's footprint as N board words (cell c is bit c % 64 of word c // 64),
+                       at ``N b + j``; N = ceil(cells / 64) for boards of at most ``BITBOARD_CELLS`` cells, else 0
+``rest_foot_words``    int64[2 B]: the first and one past the last board word its footprint meets
+``board_bits``         uint64[2 N] (writable scratch): the position's friend and enemy cells as board words
+                       (``[2 j]``, ``[2 j + 1]``), written by each ``move_logits`` call
 ``rest_foot_offsets``  int64[B + 1], ``rest_foot_cells`` int64[...]: the distinct cells a bucket's rest instances test
 ``simple_features``    int64[<= 64]: the feature of each simple bit
 ``simple_offsets``     int64[2 cells + 1], ``simple_cells`` int64[...]: a (to or from) bucket's simple cells
@@ -87,10 +94,11 @@ from ..games._bits import ONE, ZERO, lowest_cell
 _inline_jit = njit(cache=True, _nrt=False, inline="always")
 
 __all__ = ["active_features", "active_feature_rows", "active_instance_ids", "move_logits", "move_logit", "clear_cache", "TO_REUSE_WINDOW",
-           "CACHE_MIN_WORDS"]
+           "CACHE_MIN_WORDS", "BITBOARD_CELLS"]
 
 TO_REUSE_WINDOW = 8
 CACHE_MIN_WORDS = 3
+BITBOARD_CELLS = 256  # boards up to this many cells hash footprints from board words (module docstring, *Cache*)
 
 
 @_inline_jit
@@ -222,8 +230,8 @@ def _buckets(meta, from_cell, to_cell):
 @noalloc_jit
 def active_features(
         meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
-        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_word_feats,
-        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
+        rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
         simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
         cache_vals,
         owner_rel, from_cell, to_cell, out_flags):
@@ -246,8 +254,8 @@ def active_features(
 @noalloc_jit
 def move_logit(
         meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
-        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_word_feats,
-        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
+        rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
         simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
         cache_vals,
         theta, owner_rel, from_cell, to_cell):
@@ -264,6 +272,28 @@ def move_logit(
         total += _bucket_logit(b_ft, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats,
                                feat_index, feat_mask, theta, owner_rel)
     return total
+
+
+@_inline_jit
+def _mix64(z):
+    """splitmix64's finaliser: a bijection of the 64-bit words, each output bit depending on every input bit."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@_inline_jit
+def _board_words(cells, owner_rel, board_bits):
+    """``board_bits[2 j]`` / ``[2 j + 1]``: the friend / enemy cells among cells 64 j .. 64 j + 63."""
+    for j in range(board_bits.shape[0] // 2):
+        friend = ZERO
+        enemy = ZERO
+        for c in range(64 * j, min(64 * j + 64, cells)):
+            v = owner_rel[c]
+            friend |= np.uint64(v == 1) << np.uint64(c - 64 * j)
+            enemy |= np.uint64(v == 2) << np.uint64(c - 64 * j)
+        board_bits[2 * j] = friend
+        board_bits[2 * j + 1] = enemy
 
 
 @_inline_jit
@@ -328,7 +358,7 @@ def _simple_sum(sb, key_cell, simple_offsets, simple_cells, simple_masks, simple
 
 @_inline_jit
 def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass,
-                  rest_word_feats, rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells,
+                  rest_foot_masks, rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells,
                   simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt, bank_tables, table_base,
                   cache_keys, cache_vals, cache_base, cache_mask, epoch, theta, owner_rel):
     """The bucket's sum: its simple features by the tables, the rest from the cache or by matching words."""
@@ -343,9 +373,16 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
         return total + _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
                                           rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
     h = salt[b] ^ epoch
-    for k in range(rest_foot_offsets[b], rest_foot_offsets[b + 1]):
-        c = rest_foot_cells[k]
-        h ^= zobrist[3 * c + owner_rel[c]]
+    board_words = rest_foot_masks.shape[0] // salt.shape[0]
+    if board_words > 0:
+        for j in range(rest_foot_words[2 * b], rest_foot_words[2 * b + 1]):
+            mask = rest_foot_masks[board_words * b + j]
+            h = _mix64(h ^ (board_bits[2 * j] & mask))
+            h = _mix64(h ^ (board_bits[2 * j + 1] & mask))
+    else:
+        for k in range(rest_foot_offsets[b], rest_foot_offsets[b + 1]):
+            c = rest_foot_cells[k]
+            h ^= zobrist[3 * c + owner_rel[c]]
     h |= np.uint64(1)
     slot = cache_base + 2 * np.int64(h & cache_mask)  # key and value side by side
     if cache_keys[slot] == h:
@@ -360,8 +397,8 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
 @noalloc_jit
 def move_logits(
         meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
-        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_word_feats,
-        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
+        rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
         simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
         cache_vals,
         theta, owner_rel, moves_from, moves_to, n, out_logits):
@@ -382,6 +419,8 @@ def move_logits(
         size = cache_keys.shape[0] // bank_theta.shape[0]
         cache_base = bank * size
         cache_mask = np.uint64(size // 2 - 1)
+        if board_bits.shape[0] > 0:
+            _board_words(cells, owner_rel, board_bits)
     for i in range(n):  # pass 1: destination buckets
         t = moves_to[i]
         value = 0.0
@@ -396,7 +435,7 @@ def move_logits(
                 j -= 1
             if not found:
                 value = _bucket_value(t, cells, rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature,
-                                      rest_test_pass, rest_word_feats, rest_feat_index, rest_feat_mask,
+                                      rest_test_pass, rest_foot_masks, rest_foot_words, board_bits,
                                       rest_foot_offsets, rest_foot_cells, simple_offsets, simple_cells, simple_masks,
                                       simple_zero, zobrist, salt, bank_tables, table_base, cache_keys, cache_vals,
                                       cache_base, cache_mask, epoch, theta, owner_rel)
@@ -409,8 +448,8 @@ def move_logits(
             continue
         if f != prev_from:
             from_sum = _bucket_value(cells + f, cells, rest_bucket_words, rest_word_init, rest_word_tests,
-                                     rest_bit_feature, rest_test_pass, rest_word_feats, rest_feat_index,
-                                     rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_offsets,
+                                     rest_bit_feature, rest_test_pass, rest_foot_masks, rest_foot_words,
+                                     board_bits, rest_foot_offsets, rest_foot_cells, simple_offsets,
                                      simple_cells, simple_masks, simple_zero, zobrist, salt, bank_tables,
                                      table_base, cache_keys, cache_vals, cache_base, cache_mask, epoch, theta,
                                      owner_rel)
@@ -419,8 +458,8 @@ def move_logits(
         t = moves_to[i]
         if has_ft and t >= 0:
             total += _bucket_value(2 * cells + f * cells + t, cells, rest_bucket_words, rest_word_init,
-                                   rest_word_tests, rest_bit_feature, rest_test_pass, rest_word_feats,
-                                   rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells,
+                                   rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
+                                   rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells,
                                    simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt,
                                    bank_tables, table_base, cache_keys, cache_vals, cache_base, cache_mask, epoch, theta,
                                    owner_rel)
@@ -430,8 +469,8 @@ def move_logits(
 @noalloc_jit
 def clear_cache(
         meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
-        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_word_feats,
-        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
+        rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
         simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
         cache_vals):
     """Forget both banks (tables and cache are rebuilt on the next call; never needed for correctness)."""
@@ -445,8 +484,8 @@ def clear_cache(
 @noalloc_jit
 def active_instance_ids(
         meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
-        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_word_feats,
-        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
+        rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
         simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
         cache_vals,
         owner_rel, from_cell, to_cell, out):
@@ -487,8 +526,8 @@ def _sort_range(values, lo, hi):
 @noalloc_jit
 def active_feature_rows(
         meta, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask, word_inst,
-        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_word_feats,
-        rest_feat_index, rest_feat_mask, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
+        rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
+        rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells, simple_features, simple_offsets,
         simple_cells, simple_masks, simple_zero, zobrist, salt, bank_theta, bank_tables, bank_state, cache_keys,
         cache_vals,
         owner_rel, moves_from, moves_to, n, indptr, indices):
