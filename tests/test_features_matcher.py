@@ -210,7 +210,7 @@ def test_the_cache_of_bucket_sums_never_serves_stale_weights():
         owner = random_position(rng, graph.cells, 0.3)
         empty = np.flatnonzero(owner == 0)
         positions.append((owner, np.full(empty.size, -1, dtype=np.int64), empty.astype(np.int64)))
-    fs = grow(fs, rng, positions, 60)  # enough combined features for buckets of CACHE_MIN_WORDS words and more
+    fs = grow(fs, rng, positions, 60)  # enough combined features for buckets of CACHE_MIN_TESTS tests and more
     phis = [np.array([fs.active(o, f, t) for f, t in zip(frm, to)], dtype=float) for o, frm, to in positions]
     theta_a, theta_b, theta_c = (rng.normal(size=len(fs)) for _ in range(3))
     for theta in [theta_a, theta_a, theta_b, theta_a, theta_b, theta_c, theta_a]:
