@@ -260,6 +260,9 @@ def test_cell_major_rest_words_give_bitwise_the_word_major_sums(action):
     cells, n_buckets = int(c.meta[0]), int(c.meta[2])
     assert np.diff(c.rest_bucket_words).max() >= 4  # the four-word blocks are exercised, and each tail after them
     assert {1, 2, 3} <= set((np.diff(c.rest_bucket_words) % 4).tolist())
+    with_rest = [b for b in range(2 * cells) if c.rest_bucket_words[b + 1] > c.rest_bucket_words[b]]
+    wholes = sum(int(c.rest_foot_words[3 * b + 2]) for b in with_rest)  # cached whole, or cached rest sum
+    assert 0 < wholes and (action == "to" or wholes < len(with_rest))
     simple = set(int(g) for g in c.simple_features)
     rest_of = {}
     for idx, inst in enumerate(fs.instances):
@@ -305,9 +308,11 @@ def test_cell_major_rest_words_give_bitwise_the_word_major_sums(action):
 @pytest.mark.parametrize("graph_name", ["square15x15", "square17x17"])
 def test_the_cache_hash_of_board_words_and_of_zobrist_keys_serves_exact_sums(graph_name):
     """The cache key of a bucket hashes its footprint's contents from board words (boards of at most
-    BITBOARD_CELLS cells; Gomoku's 225 cells span four words, so footprints straddle words) or from a Zobrist key
-    per cell (larger boards).  Either way the cached logits must be bit for bit those of the cache turned off, on
-    positions whose footprints differ by single cells, and repeating the positions must add no cache entry."""
+    BITBOARD_CELLS cells; Gomoku's 225 cells span four words, so footprints straddle words), with the move's cell
+    for a whole bucket (its simple features' cells within its footprint: the cache holds the whole bucket sum), or
+    from a Zobrist key per rest footprint cell (larger boards, rest sums cached).  Either way the cached logits must be
+    bit for bit those of the cache turned off, on positions whose footprints differ by single cells, and repeating
+    the positions must add no cache entry."""
     from ppalib.features.matcher import BITBOARD_CELLS
     graph = square_graph(15, 15) if graph_name == "square15x15" else square_graph(17, 17)
     rng = np.random.default_rng(7)
@@ -325,16 +330,23 @@ def test_the_cache_hash_of_board_words_and_of_zobrist_keys_serves_exact_sums(gra
     assert words == ((graph.cells + 63) // 64 if graph.cells <= BITBOARD_CELLS else 0)
     assert c.board_bits.shape[0] == 2 * words
     if words:
-        straddles = 0
+        straddles = wholes = 0
         for b in range(n_buckets):  # the masks are exactly the footprints, the word ranges exactly those they meet
             foot = c.rest_foot_cells[c.rest_foot_offsets[b]:c.rest_foot_offsets[b + 1]]
+            whole = False
+            if b < 2 * graph.cells:  # a bucket of one move end is whole if its simple cells are in its footprint
+                with_cell = np.union1d(foot, [b % graph.cells])
+                whole = set(c.simple_cells[c.simple_offsets[b]:c.simple_offsets[b + 1]].tolist()) <= set(with_cell.tolist())
+                foot = with_cell if whole else foot
+            assert c.rest_foot_words[3 * b + 2] == whole
+            wholes += whole
             bits = {64 * j + k for j in range(words) for k in range(64)
                     if (int(c.rest_foot_masks[words * b + j]) >> k) & 1}
             assert bits == set(int(x) for x in foot)
             if foot.size:
-                assert (c.rest_foot_words[2 * b], c.rest_foot_words[2 * b + 1]) == (foot.min() // 64, foot.max() // 64 + 1)
+                assert (c.rest_foot_words[3 * b], c.rest_foot_words[3 * b + 1]) == (foot.min() // 64, foot.max() // 64 + 1)
                 straddles += foot.max() // 64 > foot.min() // 64
-        assert straddles > 0
+        assert straddles > 0 and 0 < wholes
     assert np.diff(c.rest_bucket_words).max() >= 3  # some buckets are large enough to be cached
     off = FeatureSet(fs.features, graph, cache_size=0)
     theta = rng.normal(size=len(fs))

@@ -187,22 +187,30 @@ def _bit_features(words: dict, n_words: int, n_features: int) -> np.ndarray:
     return feat_index[entry].astype(dtype).reshape(-1)
 
 
-def _footprint_words(foot_offsets: np.ndarray, foot_cells: np.ndarray, n_buckets: int, cells: int):
-    """Each bucket's rest footprint as board words, for the matcher's cache hash (``matcher``, *Cache*): masks
-    uint64[B N] (N = ceil(cells / 64), or 0 on boards of more than ``BITBOARD_CELLS`` cells: no masks, the hash
-    takes a Zobrist key per cell) and the range of words the footprint meets, int64[2 B]."""
+def _footprint_words(foot_offsets: np.ndarray, foot_cells: np.ndarray, n_buckets: int, cells: int,
+                     simple_offsets: np.ndarray, simple_cells: list[int]):
+    """Each bucket's cache key cells as board words (``matcher``, *Cache*): the cells its rest instances test and,
+    for a *whole* bucket (one move end, whose simple features test no other cell than these and that end's cell),
+    that end's cell.  Masks uint64[B N] (N = ceil(cells / 64), or 0 on boards of more than ``BITBOARD_CELLS``
+    cells: no masks, the hash takes a Zobrist key per rest footprint cell, and no bucket is whole), and per bucket
+    the range of words the key cells meet and whether it is whole, int64[3 B]."""
     board_words = (cells + 63) // 64 if cells <= BITBOARD_CELLS else 0
     masks = np.zeros(n_buckets * board_words, dtype=np.uint64)
-    ranges = np.zeros(2 * n_buckets, dtype=np.int64)
+    ranges = np.zeros(3 * n_buckets, dtype=np.int64)
     if board_words == 0:
         return masks, ranges
     for b in range(n_buckets):
         foot = foot_cells[foot_offsets[b]:foot_offsets[b + 1]]
+        if b < 2 * cells:
+            with_move_cell = np.union1d(foot, [b % cells])
+            if set(simple_cells[simple_offsets[b]:simple_offsets[b + 1]]) <= set(with_move_cell.tolist()):
+                foot = with_move_cell
+                ranges[3 * b + 2] = 1
         if foot.size == 0:
             continue
         for c in foot:
             masks[board_words * b + c // 64] |= np.uint64(1) << np.uint64(c % 64)
-        ranges[2 * b], ranges[2 * b + 1] = foot.min() // 64, foot.max() // 64 + 1
+        ranges[3 * b], ranges[3 * b + 1] = foot.min() // 64, foot.max() // 64 + 1
     return masks, ranges
 
 
@@ -242,7 +250,6 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
     del rest["test_cell"]  # the tests are cell-major: the bits' feature entries take its place
     rest["bit_feature"] = _bit_features(rest, n_rest_words, n_features)
     del rest["word_feats"], rest["feat_index"], rest["feat_mask"]  # move_logits reads bit_feature instead
-    rest["foot_masks"], rest["foot_words"] = _footprint_words(rest_foot_offsets, rest_foot_cells, n_buckets, cells)
 
     # simple path: per (bucket, other cell, its content v, the key cell's content v0), the simple features firing
     simple_zero = [0] * (2 * cells * 3)
@@ -273,6 +280,8 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
             simple_cells.append(c)
             simple_masks.extend(masks)
     simple_offsets[2 * cells] = len(simple_cells)
+    rest["foot_masks"], rest["foot_words"] = _footprint_words(rest_foot_offsets, rest_foot_cells, n_buckets, cells,
+                                                              simple_offsets, simple_cells)
 
     rng = np.random.default_rng(_HASH_SEED)
     static = dict(
