@@ -32,10 +32,10 @@ its footprint's contents; a recurring footprint then costs its hash.  The hash: 
 hashes the one to four of them its footprint meets, each masked by the footprint (two multiply-xorshift rounds a
 word: about 6 ns at Hex 7x7 where a Zobrist key per footprint cell, 14 of them, cost 29); on larger boards, XOR of a
 Zobrist key per footprint cell.  With board words, a bucket whose simple features test no cell outside its rest
-footprint and move cell (every bucket at Hex, Yavalath, Gomoku, Connect Four and Othello; none at Knightthrough and
-Fanorona) is *whole*: the cache holds its whole sum ``simple + rest`` (the same addition, done once), keyed by the
-footprint and the move cell, so a hit skips the simple features too (Hex 7x7, one position repeated: 57 -> 17 ns
-a move).  Direct-mapped (a new entry replaces the old one in its slot).  A bucket whose
+footprint and move cell (every bucket at Hex, Yavalath, Gomoku, Connect Four, Othello and Teeko; none at
+Knightthrough and Fanorona) is *whole*: the cache holds its whole sum ``simple + rest`` (the same addition, done
+once), keyed by the footprint and the move cell, so a hit skips the simple features too (Hex 7x7, one position
+repeated: 57 -> 17 ns a move).  Direct-mapped (a new entry replaces the old one in its slot).  A bucket whose
 words times footprint cells are fewer than ``CACHE_MIN_TESTS`` is matched without the cache (measured against the
 rule before, three words or more: Biased MCTS's time an iteration 5-9% less at Breakthrough and Knightthrough,
 0-3% more at Teeko, the same at Fanorona; 40 lost the gain).
