@@ -193,11 +193,17 @@ def claims_tally(claims: pd.DataFrame, tested: str = "two-sided") -> str:
 
 
 def to_markdown(frame: pd.DataFrame) -> str:
-    """A GitHub-flavoured Markdown table of ``frame`` (index included when it is named)."""
+    """A GitHub-flavoured Markdown table of ``frame`` (index included when it is named).  A ``|`` inside a value
+    is escaped and a line break becomes a space, so that every row keeps the header's columns (a label such as
+    ``commit | policies | 5 s`` is one cell)."""
     frame = frame.reset_index() if any(name is not None for name in frame.index.names) else frame
-    header = [str(c) if not isinstance(c, tuple) else " ".join(map(str, c)) for c in frame.columns]
+
+    def cell(value) -> str:
+        return str(value).replace("|", "\\|").replace("\n", " ")
+
+    header = [cell(c) if not isinstance(c, tuple) else cell(" ".join(map(str, c))) for c in frame.columns]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join(lines) + "\n"
 
 

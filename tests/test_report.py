@@ -282,3 +282,17 @@ def test_two_sample_equivalence_is_contradicted_only_where_fisher_rejects():
     assert verdict.verdict == "not decided"
     # a clear difference is still a contradiction
     assert equivalence_claim_verdict(15, 16, None, reference_wins=2, reference_games=16).verdict == "contradicted"
+
+
+def test_markdown_tables_keep_their_columns_when_a_value_holds_a_pipe_or_a_line_break():
+    """figures/*.md are read as GitHub tables: a label such as notebook 04's ``measured`` column
+    (``commit | policies | 5 s | ...``) must stay one cell, escaped, not spill into new columns."""
+    import re
+
+    from ppalib.report import to_markdown
+    frame = pd.DataFrame({"variant": ["Hex", "Gomoku"], "measured": ["6d28993 | final policies | 5 s", "a\nb"],
+                          "slowdown": [2.16, 2.06]})
+    lines = to_markdown(frame).splitlines()
+    unescaped = [len(re.findall(r"(?<!\\)\|", line)) for line in lines]
+    assert unescaped == [4] * len(lines)
+    assert "6d28993 \\| final policies \\| 5 s" in lines[2] and "a b" in lines[3]
