@@ -264,6 +264,7 @@ def test_the_slowdown_parts_time_each_search_from_uct_to_biased_mcts(tmp_path):
     assert table["against Ludii's"] == ("below its range" if table["slowdown"] < 0.8 else "within its range"
                                         if table["slowdown"] <= 1.8 else "above its range")
     assert table["measured before"] == f"{again['biased_vs_uct'].iloc[0]:.2f} (t)"  # the measure it replaced
+    assert [report._bounds_text(b) for b in [(1.1, 1.1), (2.8, 4.3), None]] == ["1.1", "2.8-4.3", "—"]
 
 
 def test_final_grow_stages_and_seconds_choose_the_cells_a_call_grows(tmp_path, monkeypatch):

@@ -1550,6 +1550,14 @@ def budget_sensitivity(run: dict) -> pd.DataFrame:
     return out.reset_index()
 
 
+def _bounds_text(bounds) -> str:
+    """A measured range as text: ``2.8-4.3``, one value when both ends agree (``1.1``), a dash for none."""
+    if bounds is None:
+        return "—"
+    low, high = bounds
+    return f"{low:g}" if low == high else f"{low:g}-{high:g}"
+
+
 def slowdown_parts_table(run: dict) -> pd.DataFrame:
     """Where the slowdown comes from (``soemers2019.measure_slowdown_parts``, its latest measurement per variant):
     CPU microseconds an iteration of UCT, of PUCT without features (uniform priors; its first playout move drawn
@@ -1588,8 +1596,7 @@ def slowdown_parts_table(run: dict) -> pd.DataFrame:
              "PUCT, no features, first playout move from the priors": round(r.puct_first_us, 2),
              "Biased MCTS": round(r.biased_us, 2), "the search's factor": round(r.puct_first_vs_uct, 2),
              "the features' factor": round(r.biased_us / r.puct_first_us, 2), "slowdown": round(r.biased_vs_uct, 2),
-             "Ludii, newer matcher": ("{:g}-{:g}".format(*ludii_bounds[r.variant]) if r.variant in ludii_bounds
-                                      else "—"),
+             "Ludii, newer matcher": _bounds_text(ludii_bounds.get(r.variant)),
              "against Ludii's": against(r.variant, round(r.biased_vs_uct, 2)), "measured": r.label,
              "measured before": before.get(r.variant, "—")}
             for r in latest.itertuples()]
