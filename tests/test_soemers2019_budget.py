@@ -512,3 +512,16 @@ def test_the_budget_runs_final_policy_is_read_once_its_run_is_finished(tmp_path)
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
     committed = s.budget_final_policy("Yavalath")                               # the committed run's, finished
     assert committed is not None and (committed.game, committed.size) == ("yavalath", 5)
+
+
+def test_the_paper_size_set_comparison_puts_ludii_ranges_beside_our_measures(tmp_path):
+    """Ludii's ranges as text (one value where both ends agree), our measures one column per label."""
+    table = s.grown_set_comparison(tmp_path)  # no measure of ours yet: Ludii's columns alone
+    ranges = dict(zip(table["variant"], table["Ludii, newer matcher"]))
+    assert ranges["Connect Four"] == "1.1" and ranges["Gomoku"] == "2.8-4.3"
+    pd.DataFrame({"variant": ["Gomoku", "Gomoku"], "features": [221, 221], "slowdown": [2.5, 2.1],
+                  "iterations": [30000, 30000], "biased_cpu_seconds": [2.0, 1.5], "label": ["a", "b"]}).to_csv(
+        tmp_path / "grown_set_slowdowns.csv", index=False)
+    row = s.grown_set_comparison(tmp_path).set_index("variant").loc["Gomoku"]
+    assert (row["ours (a)"], row["ours (b)"], row["features (ours)"]) == (2.5, 2.1, 221)
+    assert row["our Biased MCTS it/s"] == 20000.0  # the latest label's iterations per CPU second
