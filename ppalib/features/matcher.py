@@ -402,28 +402,21 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
     if not cached:
         return total + _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
                                           rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
-    if board_words > 0:
-        if whole:
-            value = total + _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests,
-                                               rest_test_pass, rest_bit_feature, rest_foot_offsets, rest_foot_cells,
-                                               theta, owner_rel)
-            cache_keys[slot] = h
-            cache_vals[slot + 1] = value
-            return value
-        if hit:
-            return total + cache_vals[slot + 1]
-        value = _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
-                                   rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
+    if board_words > 0 and whole:
+        value = total + _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
+                                           rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
         cache_keys[slot] = h
         cache_vals[slot + 1] = value
-        return total + value
-    h = salt[b] ^ epoch
-    for k in range(rest_foot_offsets[b], rest_foot_offsets[b + 1]):
-        c = rest_foot_cells[k]
-        h ^= zobrist[3 * c + owner_rel[c]]
-    h |= ONE
-    slot = cache_base + 2 * np.int64(h & cache_mask)
-    if cache_keys[slot] == h:
+        return value
+    if board_words == 0:  # a larger board: the rest footprint's Zobrist key
+        h = salt[b] ^ epoch
+        for k in range(rest_foot_offsets[b], rest_foot_offsets[b + 1]):
+            c = rest_foot_cells[k]
+            h ^= zobrist[3 * c + owner_rel[c]]
+        h |= ONE
+        slot = cache_base + 2 * np.int64(h & cache_mask)
+        hit = cache_keys[slot] == h
+    if hit:
         return total + cache_vals[slot + 1]
     value = _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
                                rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
