@@ -13,7 +13,6 @@ from ppalib.experiments import play_game, stored_condition
 parts = sorted((paths.RESULTS / "soemers2019_budget").glob("*.parquet"))
 frame = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
 frame = frame[frame["agent_params"].str.contains('"policy"') & (frame["opponent"] == "uct")]
-out = []
 for game in sys.argv[1:]:
     sub = frame[(frame["game"] == game.split(':')[0]) & (frame["agent_playouts"] >= 2000)]
     if ':' in game:

@@ -1046,11 +1046,11 @@ def grown_set_comparison(results_dir) -> pd.DataFrame:
     Ludii's with its older and newer matcher (``data/paper/soemers2019_ludii_slowdowns.csv``), and the absolute
     speeds behind them: Biased MCTS iterations per CPU second, ours (latest label) and Ludii's (its UCT rate in a
     1 s search, geometric mean of the collector range, over its newer-matcher slowdown, mid-range)."""
+    from .soemers2019_report import _bounds_text
     ludii = pd.read_csv(paths.PAPER_DATA / "soemers2019_ludii_slowdowns.csv")
     for matcher in ("older", "newer"):  # a range, or one value where both ends agree
-        ludii[f"Ludii, {matcher} matcher"] = [
-            f"{low:.1f}" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}-{high:.1f}"
-            for low, high in zip(ludii[f"{matcher}_low"], ludii[f"{matcher}_high"])]
+        ludii[f"Ludii, {matcher} matcher"] = [_bounds_text(bounds) for bounds in
+                                             zip(ludii[f"{matcher}_low"], ludii[f"{matcher}_high"])]
     rates = pd.read_csv(paths.PAPER_DATA / LUDII_BUDGET_FILE, keep_default_na=False).set_index("variant")
     uct_rate = (rates["ludii_uct_rate_1s_low"] * rates["ludii_uct_rate_1s_high"]) ** 0.5
     ludii["Ludii Biased MCTS it/s (newer)"] = [round(uct_rate[v] / ((lo * hi) ** 0.5), -2) for v, lo, hi in
