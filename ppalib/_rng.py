@@ -28,12 +28,10 @@ def _rotl(x, k):
 
 
 @noalloc_jit
-def next_u64(rng):
-    """Advance ``rng`` in place and return the next 64-bit output."""
-    s0 = rng[0]
-    s1 = rng[1]
-    s2 = rng[2]
-    s3 = rng[3]
+def xoshiro_step(s0, s1, s2, s3):
+    """One step of xoshiro256** on a state held in four local words: (output, s0, s1, s2, s3).  A kernel that draws
+    in a tight loop keeps its generator in registers this way and writes it back once (``next_u64`` is this step on
+    the ``rng`` array)."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -42,24 +40,39 @@ def next_u64(rng):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    rng[0] = s0
-    rng[1] = s1
-    rng[2] = s2
-    rng[3] = s3
+    return result, s0, s1, s2, s3
+
+
+@noalloc_jit
+def next_u64(rng):
+    """Advance ``rng`` in place and return the next 64-bit output."""
+    result, rng[0], rng[1], rng[2], rng[3] = xoshiro_step(rng[0], rng[1], rng[2], rng[3])
     return result
+
+
+@noalloc_jit
+def float_of_u64(word):
+    """The uniform float in [0, 1) that ``random_float`` makes of the 64-bit output ``word`` (its top 53 bits)."""
+    return np.float64(word >> np.uint64(11)) * _INV_2_53
 
 
 @noalloc_jit
 def random_float(rng):
     """Uniform float in [0, 1) with 53 random bits."""
-    return np.float64(next_u64(rng) >> np.uint64(11)) * _INV_2_53
+    return float_of_u64(next_u64(rng))
+
+
+@noalloc_jit
+def index_of_u64(word, n):
+    """The integer in [0, n) that ``random_index`` makes of the 64-bit output ``word``."""
+    i = np.int64(float_of_u64(word) * n)
+    return i if i < n else n - 1
 
 
 @noalloc_jit
 def random_index(rng, n):
     """Uniform integer in [0, n) for 1 <= n < 2**53 (bias below 2**-40 for any board here)."""
-    i = np.int64(random_float(rng) * n)
-    return i if i < n else n - 1
+    return index_of_u64(next_u64(rng), n)
 
 
 @noalloc_jit

@@ -51,11 +51,12 @@ import numpy as np
 from numba import njit
 
 from .._noalloc import noalloc_jit
-from .._rng import random_index
+from .._rng import index_of_u64, random_index, xoshiro_step
 from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
                       S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE,
-                      S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, apply_ply_cap, finish, uniform_pick)
+                      S_PLY_CAP, S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, VARIANT_MISERE, apply_ply_cap,
+                      finish, uniform_pick)
 
 VARIANT_KNIGHT = 2
 VARIANT_GGP = 4  # Knightthrough option ggp_rules=1 (see the module docstring)
@@ -197,15 +198,43 @@ def _movers(spec, state, player):
     clear; the direction's source mask keeps only pieces whose target is on the board.
     """
     cells = spec[S_CELLS]
-    own = np.uint64(state[H_BOARD + cells + player])
-    both = own | np.uint64(state[H_BOARD + cells + 1 - player])
     slot = spec[S_TABLES] + T_STEPS + 2 * MAX_DIRECTIONS * player
-    knight = (spec[S_VARIANT] & VARIANT_KNIGHT) != 0
-    m0 = own & np.uint64(spec[slot + 1]) & ~_shift(own, spec[slot])
-    m1 = own & np.uint64(spec[slot + 3]) & ~_shift(own if knight else both, spec[slot + 2])  # pawns: no capture
-    m2 = own & np.uint64(spec[slot + 5]) & ~_shift(own, spec[slot + 4])
-    m3 = own & np.uint64(spec[slot + 7]) & ~_shift(own, spec[slot + 6]) if knight else ZERO
+    return _direction_sets(np.uint64(state[H_BOARD + cells + player]),
+                           np.uint64(state[H_BOARD + cells + 1 - player]), (spec[S_VARIANT] & VARIANT_KNIGHT) != 0,
+                           spec[slot], np.uint64(spec[slot + 1]), spec[slot + 2], np.uint64(spec[slot + 3]),
+                           spec[slot + 4], np.uint64(spec[slot + 5]), spec[slot + 6], np.uint64(spec[slot + 7]))
+
+
+@noalloc_jit
+def _direction_sets(own, enemy, knight, step0, mask0, step1, mask1, step2, mask2, step3, mask3):
+    """``_movers`` from the two bitboards and the mover's four (step, source mask) pairs, held in locals: pawns move
+    straight ahead (direction 1) onto empty cells only and diagonally onto any cell but their own; knights jump in
+    four directions onto any cell but their own (direction 3 is empty for pawns)."""
+    m0 = own & mask0 & ~_shift(own, step0)
+    m1 = own & mask1 & ~_shift(own if knight else own | enemy, step1)  # pawns: no capture
+    m2 = own & mask2 & ~_shift(own, step2)
+    m3 = own & mask3 & ~_shift(own, step3) if knight else ZERO
     return m0, m1, m2, m3
+
+
+@noalloc_jit
+def _kth_move(m0, m1, m2, m3, end0, end1, end2, i):
+    """Move ``i`` of the four direction sets in set order (direction 0's bits, then 1's, 2's, 3's; ``end*`` the
+    running counts): (its from-cell, its direction, and four masks, all ones for its set and zero for the others).
+
+    The set holding move i and i's rank in it are chosen by masks rather than branches: which set it is, is a coin
+    toss the CPU cannot predict (with branches, a third of the draw's time went to mispredictions)."""
+    past0 = i >= end0
+    past1 = i >= end1
+    past2 = i >= end2
+    in0 = ZERO - np.uint64(not past0)
+    in1 = ZERO - np.uint64(past0 and not past1)
+    in2 = ZERO - np.uint64(past1 and not past2)
+    in3 = ZERO - np.uint64(past2)
+    chosen = (m0 & in0) | (m1 & in1) | (m2 & in2) | (m3 & in3)
+    before = (end0 & np.int64(in1)) | (end1 & np.int64(in2)) | (end2 & np.int64(in3))
+    direction = np.int64(past0) + np.int64(past1) + np.int64(past2)
+    return nth_cell(chosen, i - before), direction, in0, in1, in2, in3
 
 
 @noalloc_jit
@@ -443,19 +472,90 @@ def random_move(spec, state, rng, out):
     if total == 0:
         finish(spec, state, 1 - player)
         return -1
-    i = random_index(rng, total)
-    # The set holding move i and i's rank in it, chosen by masks rather than branches: which set it is, is a coin
-    # toss the CPU cannot predict (with branches, a third of the draw's time went to mispredictions).
-    past0 = i >= end0
-    past1 = i >= end1
-    past2 = i >= end2
-    in0 = ZERO - np.uint64(not past0)
-    in1 = ZERO - np.uint64(past0 and not past1)
-    in2 = ZERO - np.uint64(past1 and not past2)
-    in3 = ZERO - np.uint64(past2)
-    chosen = (m0 & in0) | (m1 & in1) | (m2 & in2) | (m3 & in3)
-    before = (end0 & np.int64(in1)) | (end1 & np.int64(in2)) | (end2 & np.int64(in3))
-    return 4 * nth_cell(chosen, i - before) + np.int64(past0) + np.int64(past1) + np.int64(past2)
+    cell, direction = _kth_move(m0, m1, m2, m3, end0, end1, end2, random_index(rng, total))[:2]
+    return 4 * cell + direction
+
+
+@noalloc_jit
+def play_random_playout(spec, state, rng, out):
+    """The game contract's optional whole uniform playout: ``random_move`` and ``play_playout`` until the game ends,
+    the same moves drawn, the same result and ``rng`` left as those calls leave it; returns the plies played.
+
+    With the bitboard engine (default rules) the playout runs in registers: the two bitboards, the side to move,
+    the ply count, the generator's four words and both sides' (step, mask) pairs are locals, written back once at
+    the end.  Move by move through ``state`` and ``rng``, each ply's loads waited on the previous ply's stores:
+    an 8x8 random playout took 1.95 us this way against 0.89 us in registers (Breakthrough and Misere
+    Breakthrough; Knightthrough 1.09 -> 0.50; medians of 7 interleaved runs of 20,000 playouts)."""
+    t = spec[S_TABLES]
+    if state[H_WINNER] != ONGOING or not spec[t + T_BITBOARD] or spec[S_VARIANT] & VARIANT_GGP:
+        plies = 0
+        move = random_move(spec, state, rng, out)
+        while move >= 0:
+            play_playout(spec, state, move)
+            plies += 1
+            move = random_move(spec, state, rng, out)
+        return plies
+    n = spec[S_SIZE]
+    cells = spec[S_CELLS]
+    knight = (spec[S_VARIANT] & VARIANT_KNIGHT) != 0
+    cap = spec[S_PLY_CAP]
+    player = state[H_TO_MOVE]
+    ply = state[H_PLY]
+    own = np.uint64(state[H_BOARD + cells + player])
+    enemy = np.uint64(state[H_BOARD + cells + 1 - player])
+    # The mover's (step, mask) pairs and the other side's, swapped after each ply.
+    a = t + T_STEPS + 2 * MAX_DIRECTIONS * player
+    b = t + T_STEPS + 2 * MAX_DIRECTIONS * (1 - player)
+    step0, step1, step2, step3 = spec[a], spec[a + 2], spec[a + 4], spec[a + 6]
+    mask0, mask1, mask2, mask3 = (np.uint64(spec[a + 1]), np.uint64(spec[a + 3]), np.uint64(spec[a + 5]),
+                                  np.uint64(spec[a + 7]))
+    next0, next1, next2, next3 = spec[b], spec[b + 2], spec[b + 4], spec[b + 6]
+    next_mask0, next_mask1, next_mask2, next_mask3 = (np.uint64(spec[b + 1]), np.uint64(spec[b + 3]),
+                                                      np.uint64(spec[b + 5]), np.uint64(spec[b + 7]))
+    # The far row: cells >= cells - n for player 0, cells < n for player 1 (as a range [low, high)).
+    low, high = (cells - n, cells) if player == 0 else (0, n)
+    next_low, next_high = (0, n) if player == 0 else (cells - n, cells)
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    plies = 0
+    winner = ONGOING
+    while True:
+        m0, m1, m2, m3 = _direction_sets(own, enemy, knight, step0, mask0, step1, mask1, step2, mask2, step3, mask3)
+        end0 = popcount(m0)
+        end1 = end0 + popcount(m1)
+        end2 = end1 + popcount(m2)
+        total = end2 + popcount(m3)
+        if total == 0:
+            winner = 1 - player  # stuck: a loss
+            break
+        word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        cell, _, in0, in1, in2, in3 = _kth_move(m0, m1, m2, m3, end0, end1, end2, index_of_u64(word, total))
+        to = cell + ((step0 & np.int64(in0)) | (step1 & np.int64(in1)) | (step2 & np.int64(in2))
+                     | (step3 & np.int64(in3)))
+        to_bit = ONE << np.uint64(to)
+        own = (own & ~(ONE << np.uint64(cell))) | to_bit
+        enemy &= ~to_bit  # a capture, if the enemy stood there
+        ply += 1
+        plies += 1
+        if low <= to < high:
+            winner = player  # the far row
+        player = 1 - player
+        own, enemy = enemy, own
+        if winner != ONGOING:
+            break
+        if cap > 0 and ply >= cap:
+            winner = DRAW
+            break
+        step0, step1, step2, step3, next0, next1, next2, next3 = next0, next1, next2, next3, step0, step1, step2, step3
+        mask0, mask1, mask2, mask3, next_mask0, next_mask1, next_mask2, next_mask3 = (
+            next_mask0, next_mask1, next_mask2, next_mask3, mask0, mask1, mask2, mask3)
+        low, high, next_low, next_high = next_low, next_high, low, high
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+    state[H_BOARD + cells + player] = np.int64(own)
+    state[H_BOARD + cells + 1 - player] = np.int64(enemy)
+    state[H_TO_MOVE] = player
+    state[H_PLY] = ply
+    finish(spec, state, winner)  # the misere variants invert it (a draw stays one)
+    return plies
 
 
 @noalloc_jit

@@ -30,12 +30,12 @@ import numpy as np
 from numba import njit
 
 from .._noalloc import noalloc_jit
-from .._rng import random_index
-from ._bits import ONE, ZERO
+from .._rng import index_of_u64, random_index, xoshiro_step
+from ._bits import ONE, ZERO, nth_cell, popcount
 from ._cells import (neighbour_pattern, orthos_table, zobrist_keys)
 from ._common import (DRAW, H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
-                      S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish)
+                      S_PLY_CAP, S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish)
 from .graph import square_graph
 
 MIN_SIZE = 4
@@ -184,6 +184,61 @@ def random_move(spec, state, rng, out):
     if state[H_WINNER] != ONGOING:
         return -1
     return out[random_index(rng, legal_moves(spec, state, out))]
+
+
+@noalloc_jit
+def play_random_playout(spec, state, rng, out):
+    """The game contract's optional whole uniform playout: ``random_move`` and ``play`` until the game ends, the same
+    columns drawn, the same result and ``rng`` left as those calls leave it; returns the plies played.
+
+    It runs in registers on the two bitboards (Tromp's layout, above) and the generator's four words, written back
+    once at the end with the side to move and the ply count; the board array, the heights and the hash are left
+    as they were (a playout's position is thrown away: its result is all that is read).  The k-th column that is
+    not full, the draw of ``random_move``, is the k-th set bit of the columns' top cells left empty; the disc lands
+    on the column's lowest empty bit, its filled cells plus the column's bottom bit."""
+    if state[H_WINNER] != ONGOING:
+        return 0
+    cols = spec[S_SIZE]
+    rows = _rows(spec)
+    cells = spec[S_CELLS]
+    cap = spec[S_PLY_CAP]
+    tops = ZERO  # the top cell of every column
+    for c in range(cols):
+        tops |= ONE << np.uint64(c * (rows + 1) + rows - 1)
+    below_top = np.uint64(rows - 1)
+    player = state[H_TO_MOVE]
+    ply = state[H_PLY]
+    own = np.uint64(state[_bitboard(spec, player)])
+    enemy = np.uint64(state[_bitboard(spec, 1 - player)])
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    plies = 0
+    winner = ONGOING
+    while True:
+        filled = own | enemy
+        open_tops = tops & ~filled
+        word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        top = ONE << np.uint64(nth_cell(open_tops, index_of_u64(word, popcount(open_tops))))
+        bottom = top >> below_top
+        own |= (filled & ((top << ONE) - bottom)) + bottom  # the column's lowest empty cell
+        ply += 1
+        plies += 1
+        if _four(own, rows):
+            winner = player
+        elif ply == cells:
+            winner = DRAW
+        elif cap > 0 and ply >= cap:
+            winner = DRAW
+        player = 1 - player
+        own, enemy = enemy, own
+        if winner != ONGOING:
+            break
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+    state[_bitboard(spec, player)] = np.int64(own)
+    state[_bitboard(spec, 1 - player)] = np.int64(enemy)
+    state[H_TO_MOVE] = player
+    state[H_PLY] = ply
+    finish(spec, state, winner)  # (a draw stays one)
+    return plies
 
 
 @noalloc_jit

@@ -118,6 +118,17 @@ def play_playout(spec, state, move) -> None:
     _unspecialised("play_playout")
 
 
+# ---- optional compiled function: a whole uniform playout (``ppalib.kernels.playout``) ------------------------------
+def play_random_playout(spec, state, rng, out) -> int:
+    """Play a uniform random playout from ``state`` to the end of the game, in place, and return its plies: exactly
+    the moves ``random_move`` draws, played as ``play_playout`` (or ``play``) plays them, with ``rng`` advanced as
+    those calls advance it, and the result, side to move and ply count they reach.  What the result does not depend
+    on (the hash, a board array beside bitboards, counts, heights) may be left stale: a playout's position is thrown
+    away at its end.  ``out`` is scratch of length ``S_MAX_MOVES``.  A game defines it where holding the position in
+    registers for a whole playout pays; a game without it plays its playouts move by move."""
+    _unspecialised("play_random_playout")
+
+
 # ---- Python functions ------------------------------------------------------------------------------------------
 def make_spec(size, variant, **options):
     """The immutable spec (int64 array) of the game at ``size`` with the variant bits and the game's options.

@@ -24,6 +24,24 @@ if getattr(game, "play_playout", None) is not None and game.__name__ != "ppalib.
 else:
     play_playout = game.play
 
+
+@noalloc_jit
+def _move_by_move(spec, state, rng, moves):
+    """A uniform random playout to the end, one ``random_move`` and ``play_playout`` at a time; returns its plies."""
+    plies = 0
+    move = game.random_move(spec, state, rng, moves)
+    while move >= 0:
+        play_playout(spec, state, move)
+        plies += 1
+        move = game.random_move(spec, state, rng, moves)
+    return plies
+
+
+if getattr(game, "play_random_playout", None) is not None and game.__name__ != "ppalib.games.contract":
+    play_random_playout = game.play_random_playout  # the game's whole playout (the same moves and result)
+else:
+    play_random_playout = _move_by_move
+
 @noalloc_jit
 def gibbs_draw(spec, state, moves, n, with_context, weight, codes, base, gibbs, rng):
     """Algorithm 3's move choice with the cached weights: writes the code of each of the ``n`` legal ``moves`` into
@@ -41,6 +59,9 @@ def gibbs_draw(spec, state, moves, n, with_context, weight, codes, base, gibbs, 
 @noalloc_jit
 def uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq):
     """Play uniformly random moves to the end; with ``record``, append each (player, move) to the sequence."""
+    if not record:
+        play_random_playout(spec, state, rng, moves)
+        return nseq
     move = game.random_move(spec, state, rng, moves)
     while move >= 0:
         if record:
@@ -71,12 +92,7 @@ def random_playout(spec, root, rng):
     """One uniform random playout from ``root``; returns (winner, plies).  For benchmarks and tests."""
     state = root.copy()
     moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
-    plies = 0
-    move = game.random_move(spec, state, rng, moves)
-    while move >= 0:
-        play_playout(spec, state, move)
-        plies += 1
-        move = game.random_move(spec, state, rng, moves)
+    plies = play_random_playout(spec, state, rng, moves)
     return state[H_WINNER], plies
 
 

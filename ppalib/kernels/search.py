@@ -51,7 +51,7 @@ from ppalib.kernels import incremental
 from ppalib.kernels import sumtree
 from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, amaf_update, grave_amaf_update, mast_adapt, \
     ppa_adapt, ppa_adapt_incremental, root_prefers_rave
-from ppalib.kernels.playout import gibbs_draw, play_playout, uniform, uniform_coded
+from ppalib.kernels.playout import gibbs_draw, play_random_playout, uniform, uniform_coded
 from ppalib.kernels.settings import PLAYOUT_ENGINE_INCREMENTAL, PLAYOUT_FEATURES, PLAYOUT_GIBBS, PLAYOUT_PRIOR_FIRST
 from ppalib.kernels.tree import ENTRIES, POOL, Tree, add_entry, amaf_codes, grown_copy, lookup, most_visited, \
     new_tree, reward
@@ -434,10 +434,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
             elif record:
                 nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
             else:
-                move = game.random_move(spec, state, rng, moves)
-                while move >= 0:
-                    play_playout(spec, state, move)
-                    move = game.random_move(spec, state, rng, moves)
+                play_random_playout(spec, state, rng, moves)
             break
 
         # Back up (and RAVE's AMAF statistics), then learn.
