@@ -65,8 +65,6 @@ def test_play_random_playout_ends_as_the_move_by_move_playout_with_the_generator
     ply count, bitboards (where the engine has them) and generator state."""
     game = make_game(name, size, **options)
     out = np.empty(game.max_moves, dtype=np.int64)
-    compared = _compared(game)
-    play = getattr(game.module, "play_playout", game.module.play)
     plies_seen, results = set(), set()
     for seed in range(80):
         start = game.initial_state()
@@ -76,22 +74,94 @@ def test_play_random_playout_ends_as_the_move_by_move_playout_with_the_generator
             if move < 0:
                 break
             game.module.play(game.spec, start, move)
-        by_move, whole = start.copy(), start.copy()
-        rng_by_move, rng_whole = make_rng(seed), make_rng(seed)
-        plies = 0
-        move = game.module.random_move(game.spec, by_move, rng_by_move, out)
-        while move >= 0:
-            play(game.spec, by_move, move)
-            plies += 1
-            move = game.module.random_move(game.spec, by_move, rng_by_move, out)
-        assert game.module.play_random_playout(game.spec, whole, rng_whole, out) == plies, f"seed {seed}"
-        assert (rng_whole == rng_by_move).all(), f"seed {seed}: the generators differ"
-        for slot in compared:
-            assert whole[slot] == by_move[slot], f"seed {seed}: slot {slot}"
-        plies_seen.add(plies)
+        by_move = _assert_same_playout(game, start, seed)
+        plies_seen.add(int(by_move[H_PLY] - start[H_PLY]))
         results.add(int(by_move[H_WINNER]))
     assert len(plies_seen) >= 5  # playouts of many lengths, not one repeated
     assert len(results) >= 2
+
+
+def _assert_same_playout(game, start, seed):
+    """Play a uniform playout from ``start`` both ways (move by move; whole) with generators seeded alike, assert
+    the same plies, generator state and compared slots, and return the move-by-move end position."""
+    out = np.empty(game.max_moves, dtype=np.int64)
+    play = getattr(game.module, "play_playout", game.module.play)
+    by_move, whole = start.copy(), start.copy()
+    rng_by_move, rng_whole = make_rng(seed), make_rng(seed)
+    plies = 0
+    move = game.module.random_move(game.spec, by_move, rng_by_move, out)
+    while move >= 0:
+        play(game.spec, by_move, move)
+        plies += 1
+        move = game.module.random_move(game.spec, by_move, rng_by_move, out)
+    assert game.module.play_random_playout(game.spec, whole, rng_whole, out) == plies, f"seed {seed}"
+    assert (rng_whole == rng_by_move).all(), f"seed {seed}: the generators differ"
+    for slot in _compared(game):
+        assert whole[slot] == by_move[slot], f"seed {seed}: slot {slot}"
+    return by_move
+
+
+def _breakthrough_position(game, rows, to_move, ply=0):
+    """A hand-built Breakthrough-family position: ``rows`` from row 0 up, '0' / '1' a piece of that player."""
+    state = game.initial_state()
+    state[H_BOARD:H_BOARD + game.size * game.size] = 0
+    for r, row in enumerate(rows):
+        for c, char in enumerate(row):
+            if char in "01":
+                state[H_BOARD + r * game.size + c] = int(char) + 1
+    state[H_TO_MOVE] = to_move
+    state[H_PLY] = ply
+    return game.refresh(state)
+
+
+@pytest.mark.parametrize("name", ["breakthrough", "misere_breakthrough", "knightthrough"])
+def test_a_whole_playout_from_a_side_without_a_move_ends_as_the_move_by_move_one(name):
+    """The side to move has no piece: it loses at once (misere: wins), no draw made, in both playouts."""
+    game = make_game(name, 5)
+    start = _breakthrough_position(game, [".....", ".....", "..1..", ".....", "....."], to_move=0)
+    end = _assert_same_playout(game, start, 0)
+    assert end[H_WINNER] == (0 if name.startswith("misere") else 1) and end[H_PLY] == 0
+
+
+def test_a_far_row_move_on_the_capping_ply_wins_in_both_playouts():
+    """Player 0's one pawn stands on the row before the far row and the next ply is the cap: the move wins (the
+    result of the move stands), it is not a draw at the cap."""
+    game = make_game("breakthrough", 5, ply_cap=21)
+    start = _breakthrough_position(game, [".....", "1....", ".....", "..0..", "....."], to_move=0, ply=20)
+    for seed in range(10):
+        assert _assert_same_playout(game, start, seed)[H_WINNER] == 0
+
+
+@pytest.mark.parametrize("name", ["breakthrough", "connect_four"])
+def test_a_whole_playout_from_an_ended_position_plays_nothing(name):
+    game = make_game(name, 7 if name == "connect_four" else 5)
+    start = game.initial_state()
+    start[H_WINNER] = 1
+    end = _assert_same_playout(game, start, 3)
+    assert end[H_WINNER] == 1 and end[H_PLY] == 0
+
+
+def test_a_connect_four_that_fills_the_board_is_a_win_in_both_playouts():
+    """The last disc of a 4x4 board makes four: a win, not the full board's draw.  The position before it is found
+    by replaying seeded move-by-move playouts until one ends so."""
+    game = make_game("connect_four", 4, rows=4)
+    out = np.empty(game.max_moves, dtype=np.int64)
+    for seed in range(5000):
+        state, rng, moves = game.initial_state(), make_rng(seed), []
+        move = game.module.random_move(game.spec, state, rng, out)
+        while move >= 0:
+            moves.append(move)
+            game.module.play(game.spec, state, move)
+            move = game.module.random_move(game.spec, state, rng, out)
+        if len(moves) == 16 and state[H_WINNER] != 2:
+            break
+    else:
+        pytest.fail("no seeded 4x4 playout ends with a four on the last cell")
+    start = game.initial_state()
+    for move in moves[:-1]:
+        game.module.play(game.spec, start, move)
+    end = _assert_same_playout(game, start, 0)
+    assert end[H_WINNER] == state[H_WINNER] and end[H_PLY] == 16
 
 
 def test_play_playout_keeps_the_contracts_parameters_where_a_game_defines_it():

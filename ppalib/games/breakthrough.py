@@ -55,8 +55,8 @@ from .._rng import index_of_u64, random_index, xoshiro_step
 from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
                       S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE,
-                      S_PLY_CAP, S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, VARIANT_MISERE, apply_ply_cap,
-                      finish, uniform_pick)
+                      S_PLY_CAP, S_STATE_LEN, S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, apply_ply_cap, finish,
+                      uniform_pick)
 
 VARIANT_KNIGHT = 2
 VARIANT_GGP = 4  # Knightthrough option ggp_rules=1 (see the module docstring)
@@ -483,9 +483,9 @@ def play_random_playout(spec, state, rng, out):
 
     With the bitboard engine (default rules) the playout runs in registers: the two bitboards, the side to move,
     the ply count, the generator's four words and both sides' (step, mask) pairs are locals, written back once at
-    the end.  Move by move through ``state`` and ``rng``, each ply's loads waited on the previous ply's stores:
-    an 8x8 random playout took 1.95 us this way against 0.89 us in registers (Breakthrough and Misere
-    Breakthrough; Knightthrough 1.09 -> 0.50; medians of 7 interleaved runs of 20,000 playouts)."""
+    the end.  Move by move through ``state`` and ``rng``, each ply's loads waited on the previous ply's stores: 8x8
+    random playouts/s went 506k-510k -> 933k-941k (Knightthrough 897k-926k -> 1.62M; ``python -m ppalib bench``,
+    three interleaved rounds, ``data/bench/uct_register_playout_2026-11-27_ab.txt``)."""
     t = spec[S_TABLES]
     if state[H_WINNER] != ONGOING or not spec[t + T_BITBOARD] or spec[S_VARIANT] & VARIANT_GGP:
         plies = 0

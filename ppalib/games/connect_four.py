@@ -195,7 +195,9 @@ def play_random_playout(spec, state, rng, out):
     once at the end with the side to move and the ply count; the board array, the heights and the hash are left
     as they were (a playout's position is thrown away: its result is all that is read).  The k-th column that is
     not full, the draw of ``random_move``, is the k-th set bit of the columns' top cells left empty; the disc lands
-    on the column's lowest empty bit, its filled cells plus the column's bottom bit."""
+    on the column's lowest empty bit, its filled cells plus the column's bottom bit.  Like ``play``'s full-board
+    draw, it takes ``state[H_PLY]`` to count the discs on the board (``refresh`` does not set it: a hand-built
+    position must)."""
     if state[H_WINNER] != ONGOING:
         return 0
     cols = spec[S_SIZE]
