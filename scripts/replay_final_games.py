@@ -25,5 +25,7 @@ for game in sys.argv[1:]:
     t = time.time()
     replay = play_game(cond, int(rec["game_index"]), int(rec["seed"]))
     same = replay["moves"] == rec["moves"] and replay["winner"] == rec["winner"]
-    line = f"{game} condition {rec['condition_id'][:8]} game {rec['game_index']} agent_playouts {rec['agent_playouts']} opponent_playouts {json.loads(rec['opponent_params'])['playouts']} plies {len(rec['moves'].split()) if isinstance(rec['moves'], str) else len(rec['moves'])} stored {rec['seconds']:.1f} s replayed {time.time()-t:.1f} s same: {same}"
-    print(line, flush=True)
+    plies = len(rec["moves"].split()) if isinstance(rec["moves"], str) else len(rec["moves"])
+    print(f"{game} condition {rec['condition_id'][:8]} game {rec['game_index']} "
+          f"agent_playouts {rec['agent_playouts']} opponent_playouts {json.loads(rec['opponent_params'])['playouts']} "
+          f"plies {plies} stored {rec['seconds']:.1f} s replayed {time.time() - t:.1f} s same: {same}", flush=True)

@@ -64,10 +64,9 @@ def uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq):
         return nseq
     move = game.random_move(spec, state, rng, moves)
     while move >= 0:
-        if record:
-            seq_player[nseq] = state[H_TO_MOVE]
-            seq_move[nseq] = move
-            nseq += 1
+        seq_player[nseq] = state[H_TO_MOVE]
+        seq_move[nseq] = move
+        nseq += 1
         play_playout(spec, state, move)
         move = game.random_move(spec, state, rng, moves)
     return nseq
