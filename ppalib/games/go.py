@@ -651,6 +651,11 @@ def dirty_slots(spec, state, move, with_context, memo, out):
         count += 1
     if move == spec[S_SIZE] * spec[S_SIZE]:  # a pass changes only the ko point
         return count
+    if not with_context and (spec[S_VARIANT] & VARIANT_ATARI_SUICIDE) != 0:
+        # Atarigo with legal suicides: every empty point is listed whatever surrounds it, so a move changes only its
+        # own point's slot (a capture ends the game, so no point is given back and no ko arises)
+        out[count] = move
+        return count + 1
     memo[15] = 0
     p = _point(spec, move)
     count = _around(spec, state, p, every, out, count)
