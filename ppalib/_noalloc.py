@@ -14,3 +14,10 @@ from numba import njit
 def noalloc_jit(function):
     """``njit(cache=True)`` without the reference-counting runtime, for functions that allocate nothing."""
     return njit(cache=True, _nrt=False)(function)
+
+
+def inline_jit(function):
+    """``noalloc_jit`` inlined into its callers at numba-IR level (``inline="always"``): a compiled call passes each
+    array argument as seven scalars, which in a small function called every playout move costs more than its work,
+    and LLVM declines to inline numba's separately compiled functions."""
+    return njit(cache=True, _nrt=False, inline="always")(function)

@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import inline_jit, noalloc_jit
 from .._rng import random_index
 from ._bits import ONE, ZERO
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
@@ -245,7 +245,7 @@ def _remove_string(spec, state, points, h):
             break
 
 
-@noalloc_jit
+@inline_jit
 def _place(spec, state, p, color):
     """Put a stone of ``color`` (1 or 2) on point ``p``; return (stones captured, a captured point or -1)."""
     points = _points(spec)
@@ -326,7 +326,7 @@ def legal_moves(spec, state, out):
     return count
 
 
-@noalloc_jit
+@inline_jit
 def _captures_next_to(state, points, p, opp, w):
     """A stone on ``p``, which has an empty neighbour, would capture: an adjacent ``opp`` string is in atari
     (its one liberty is then p)."""
@@ -336,7 +336,7 @@ def _captures_next_to(state, points, p, opp, w):
     return False
 
 
-@noalloc_jit
+@inline_jit
 def _is_listed(spec, state, p, color, nogo, plain_go):
     """``p`` is in the legal-move list: legal and, in Go, not an own eye.
 
@@ -514,7 +514,7 @@ def move_code(spec, state, move, with_context):
     return _code_of(spec, state, move, state[H_TO_MOVE], with_context)
 
 
-@noalloc_jit
+@inline_jit
 def _code_of(spec, state, move, player, with_context):
     """``move_code`` of ``move`` for ``player`` (whoever is to move)."""
     n = spec[S_SIZE]
@@ -548,7 +548,7 @@ def num_slots(spec):
     return spec[S_CELLS]
 
 
-@noalloc_jit
+@inline_jit
 def slot_code(spec, state, slot, player, with_context):
     """The code of the move on cell ``slot`` for ``player`` if ``legal_moves`` would list it were ``player`` to move
     (the ko point is excluded for both players: it changes every ply, and the engine refreshes it), else -1."""
@@ -571,7 +571,7 @@ def before_play(spec, state, move, memo):
     memo[1] = state[H_KO]
 
 
-@noalloc_jit
+@inline_jit
 def _around(spec, state, p, every, out, count):
     """Append ``p``'s cell and the empty ones of its four neighbours (with ``every``, else only the surrounded
     ones), and in Go (the eye rule reads them) its surrounded diagonal neighbours."""
@@ -590,7 +590,7 @@ def _around(spec, state, p, every, out, count):
     return count
 
 
-@noalloc_jit
+@inline_jit
 def _surrounded(state, q, w):
     """No empty point next to ``q``.  In Go and Atarigo a point with one is listed for both players whatever the
     strings around it (it breathes, and is no eye), so only a surrounded point's status can change without a
@@ -599,7 +599,7 @@ def _surrounded(state, q, w):
             and state[H_BOARD + q + w] != EMPTY)
 
 
-@noalloc_jit
+@inline_jit
 def _liberties_of(spec, state, points, h, out, count):
     """Append the empty points next to the string headed by ``h`` (with repeats): the surrounded ones only, but in
     Nogo, where a point with an empty neighbour is illegal when it captures, all."""
@@ -617,7 +617,7 @@ def _liberties_of(spec, state, points, h, out, count):
     return count
 
 
-@noalloc_jit
+@inline_jit
 def _walk_once(spec, state, points, h, memo, out, count):
     """``_liberties_of`` for a string not walked yet in this ply (heads kept in ``memo[4:15]``, their number in
     ``memo[15]``); -1 when the memo is full (the caller then names every cell)."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import inline_jit, noalloc_jit
 from .._rng import random_index
 from ._cells import (check_flag, list_empty_cells, neighbour_pattern, orthos_table, placement_dirty, rebuild_empties, remove_empty,
                      zobrist_keys)
@@ -115,7 +115,7 @@ def legal_moves(spec, state, out):
     return list_empty_cells(state, H_BOARD, spec[S_CELLS], out)
 
 
-@noalloc_jit
+@inline_jit
 def _run(state, n, r, c, dr, dc, own):
     """The mover's stones next to (r, c) in direction (dr, dc), counted up to LINE."""
     count = 0
@@ -128,7 +128,7 @@ def _run(state, n, r, c, dr, dc, own):
     return count
 
 
-@noalloc_jit
+@inline_jit
 def _wins(spec, state, cell, own):
     """Whether the stone just put on ``cell`` makes a winning line (exactly five; five or more with the option)."""
     n = spec[S_SIZE]

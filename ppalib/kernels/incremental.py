@@ -24,7 +24,7 @@ engine 1.  A ply whose mover has no slot legal (Go's pass, a player stuck) is dr
 import numpy as np
 from numba import njit
 
-from ppalib._noalloc import noalloc_jit
+from ppalib._noalloc import inline_jit, noalloc_jit
 from ppalib._rng import random_float
 from ppalib.games._common import H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES
 from ppalib.kernels import sumtree
@@ -61,7 +61,7 @@ def dirty_capacity(slots):
     return 20 * slots + 64
 
 
-@noalloc_jit
+@inline_jit
 def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_code, open_ply, nseq, learn_ppa, pref,
              acc, acc_mark, acc_touched, acc_count, ncodes):
     """Recompute ``slot`` for both players; a changed code closes the slot's interval and opens a new one.  When
