@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ppalib._noalloc import noalloc_jit
+from ppalib._noalloc import inline_jit, noalloc_jit
 from ppalib._rng import random_float
 
 SELECT_UCB1 = 0       # Cazenave 2015, Alg. 7: unvisited moves first, in list order; then max UCB1, first on ties
@@ -34,7 +34,7 @@ def ucb1(pool_stats, off, count, total, c):
     return best
 
 
-@noalloc_jit
+@inline_jit
 def ucb1_ludii(pool_stats, off, count, c, rng):
     """UCB1 as the UCT baseline of Soemers et al. 2019 plays in Ludii (LudiiAI 2020, UCB1 with QInit.PARENT; the
     paper's eq. 3 does not say how unvisited moves are valued): ``Q + c sqrt(ln N / n)`` with Q = 2 w/n - 1 in
@@ -106,7 +106,7 @@ def ucb1_rave(pool_stats, pool_amaf, off, count, total, c, k_rave, use_rave, rng
     return best
 
 
-@noalloc_jit
+@inline_jit
 def puct(pool_stats, pool_prior, off, count, c, rng):
     """PUCT (Soemers et al. 2019, eq. 4): ``Q + C p sqrt(sum_b N_b) / (1 + N)``, uniformly at random among the maxima.
 
