@@ -373,3 +373,20 @@ def test_benchmark_game_positions_are_the_games_own_positions_and_moves():
         assert n > 0 and (moves_from[k, :n] >= 0).all() and (moves_to[k, :n] >= 0).all()
         assert (moves_from[k, n:] == -1).all() and (moves_to[k, n:] == -1).all()
         assert (owner[k, moves_from[k, :n]] == 1).all()                    # every move starts on a mover's piece
+
+
+@pytest.mark.parametrize("policy, whole, slots", [("b890da66b97add53", False, 1 << 15),  # Knightthrough: none whole
+                                                  ("bf1f931df45de693", True, 1 << 20)])  # Hex 7x7: every one
+def test_cache_has_fewer_slots_when_most_buckets_are_not_whole(policy, whole, slots):
+    """compile.PARTIAL_CACHE_SIZE: a budget-run final policy whose buckets are mostly not whole gets 2^15 slots a
+    bank, one whose buckets are all whole keeps the default million."""
+    from ppalib.features.artefact import load_policy
+    from ppalib.features.compile import PARTIAL_CACHE_SIZE
+    from ppalib.paths import RESULTS
+    feature_set = load_policy(policy, [RESULTS / "soemers2019_budget" / "policies"]).feature_set
+    compiled = feature_set.compiled
+    flags = compiled.rest_foot_words[2::3]
+    assert (2 * int(flags.sum()) >= flags.size) == whole
+    assert feature_set.cache_size == 1 << 20
+    assert compiled.meta[6] == slots and compiled.cache_keys.size == 2 * 2 * slots
+    assert PARTIAL_CACHE_SIZE == 1 << 15

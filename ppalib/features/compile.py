@@ -22,6 +22,13 @@ from .matcher import BITBOARD_CELLS
 
 SIMPLE_LIMIT = 64
 CACHE_BANKS = 2
+#: The cache's slots a bank when fewer than half the buckets are *whole* (boards of at most ``BITBOARD_CELLS`` cells) (``matcher``'s *Cache*): a hit then saves only
+#: the rest words, and a miss in a cache far larger than the core's L2 costs more than the hits save.  Measured with the
+#: budget run's final policies at their 5 s budgets (first two moves, three interleaved rounds, CPU seconds):
+#: Knightthrough (no whole bucket) 0.204 s at 2^20 slots -> 0.183 at 2^15, Breakthrough (36 of 4224 whole)
+#: 0.171 -> 0.156 and 0.198 -> 0.192, Teeko (25 of 675) 1.65 -> 1.65 and 1.56 -> 1.52, Fanorona (none) 0.141 ->
+#: 0.139; where every bucket is whole a million slots stay faster (Hex 7x7 2.29 -> 2.55 s, Yavalath 3.31 -> 3.70).
+PARTIAL_CACHE_SIZE = 1 << 15
 _HASH_SEED = 20190613  # fixed: the Zobrist keys are part of the compiled set, not of a run
 _ALL_BITS = (1 << 64) - 1
 
@@ -283,6 +290,9 @@ def compile_instances(per_feature: list[list[Instance]], cells: int, cache_size:
     rest["foot_masks"], rest["foot_words"] = _footprint_words(rest_foot_offsets, rest_foot_cells, n_buckets, cells,
                                                               simple_offsets, simple_cells)
 
+    whole = rest["foot_words"][2::3]
+    if cache_size > PARTIAL_CACHE_SIZE and cells <= BITBOARD_CELLS and 2 * int(whole.sum()) < whole.size:
+        cache_size = PARTIAL_CACHE_SIZE  # few whole buckets: a cache that fits the core's caches (PARTIAL_CACHE_SIZE)
     rng = np.random.default_rng(_HASH_SEED)
     static = dict(
         meta=_i64([cells, n_features, n_buckets, n_words, len(simple), n_rest_words, cache_size, CACHE_BANKS]),

@@ -35,10 +35,11 @@ Zobrist key per footprint cell.  With board words, a bucket whose simple feature
 footprint and move cell (every bucket at Hex, Yavalath, Gomoku, Connect Four, Othello and Teeko; none at
 Knightthrough and Fanorona) is *whole*: the cache holds its whole sum ``simple + rest`` (the same addition, done
 once), keyed by the footprint and the move cell, so a hit skips the simple features too (Hex 7x7, one position
-repeated: 57 -> 17 ns a move).  Direct-mapped (a new entry replaces the old one in its slot).  A bucket whose
-words times footprint cells are fewer than ``CACHE_MIN_TESTS`` is matched without the cache (measured against the
-rule before, three words or more: Biased MCTS's time an iteration 5-9% less at Breakthrough and Knightthrough,
-0-3% more at Teeko, the same at Fanorona; 40 lost the gain).
+repeated: 57 -> 17 ns a move).  Direct-mapped (a new entry replaces the old one in its slot); a million slots a
+bank by default, at most 2^15 when fewer than half the buckets are whole (``compile.PARTIAL_CACHE_SIZE``).  A
+bucket whose words times footprint cells are fewer than ``CACHE_MIN_TESTS`` is matched without the cache
+(measured against the rule before, three words or more: Biased MCTS's time an iteration 5-9% less at
+Breakthrough and Knightthrough, 0-3% more at Teeko, the same at Fanorona; 40 lost the gain).
 
 *Banks.*  The byte tables and the cache depend on the weights: there are two banks (the two players' weights in a
 search), each with a copy of the weights it was made with.  A call whose ``theta`` equals neither copy takes over
