@@ -18,15 +18,22 @@ CASES = [("breakthrough", 8, {}), ("breakthrough", 5, {}), ("breakthrough", 9, {
          ("misere_knightthrough", 6, {}), ("breakthrough", 8, {"ply_cap": 30})]
 #: Every game module with ``play_random_playout``: the cases above, and Connect Four on its standard board, its
 #: smallest and largest boards (draws by a full board) and with a ply cap.
+#: The Go family's (``random_move`` and ``play`` inlined in a loop): each variant, Atarigo's two suicide rules, a
+#: small board (passes and ends by two passes) and a ply cap.
 WHOLE_CASES = CASES + [("connect_four", 7, {}), ("connect_four", 4, {"rows": 4}), ("connect_four", 9, {"rows": 6}),
-                       ("connect_four", 7, {"ply_cap": 20})]
+                       ("connect_four", 7, {"ply_cap": 20}),
+                       ("go", 8, {}), ("go", 4, {}), ("go", 6, {"ply_cap": 50}), ("atarigo", 8, {}),
+                       ("atarigo", 6, {"suicide": 0}), ("nogo", 7, {}), ("misere_nogo", 5, {})]
 
 
 def _compared(game):
     """The state's slots a whole playout must leave as the move-by-move one does: side, ply and result, and the
-    bitboards (Breakthrough family, Connect Four: after the column heights)."""
+    bitboards (Breakthrough family, Connect Four: after the column heights); in the Go family, whose whole playout
+    plays with ``play`` itself, every slot."""
     cells = game.spec[S_CELLS]
     header = [H_WINNER, H_TO_MOVE, H_PLY]
+    if game.module.__name__.endswith(".go"):  # the same play, inlined: every slot of the state
+        return list(range(len(game.initial_state())))
     if game.module.__name__.endswith("breakthrough"):
         return header + ([H_BOARD + cells, H_BOARD + cells + 1] if cells <= 64 else [])
     return header + [H_BOARD + cells + game.size, H_BOARD + cells + game.size + 1]
