@@ -34,7 +34,8 @@ def _arguments(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--size", type=int, required=True)
-    parser.add_argument("--agent", default="uct", choices=("uct", "ppa", "ppaf", "mast", "puct"))
+    parser.add_argument("--agent", default="uct", choices=("uct", "ludii_uct", "ppa", "ppaf", "mast", "puct"),
+                        help="ludii_uct: UCT with Ludii's selection, c = sqrt(2) (notebook 04's benchmark)")
     parser.add_argument("--engine", type=int, default=1, help="playout_engine of a learned-playout agent")
     parser.add_argument("--policy", help="content hash of the PUCT agent's policy (--agent puct)")
     parser.add_argument("--folder", action="append", default=[], help="where --policy is saved")
@@ -45,6 +46,8 @@ def _arguments(argv=None):
     parser.add_argument("--disassemble", metavar="NAME", help="print the sampled instructions of the function "
                                                               "whose symbol contains NAME")
     args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.playouts < 1:
+        parser.error(f"--seconds must be > 0 and --playouts >= 1, got {args.seconds} and {args.playouts}")
     if args.agent == "puct" and not args.policy:
         parser.error("--agent puct needs --policy")
     try:
@@ -59,9 +62,12 @@ def _agent(args):
     if args.agent == "puct":
         from ppalib.features.artefact import load_policy
         load_policy(args.policy, args.folder or None)
-        return make_agent("puct", args.playouts, policy=args.policy, tree_reuse=True)
+        return make_agent("puct", args.playouts, policy=args.policy)
     if args.agent == "uct":
         return make_agent("uct", args.playouts)
+    if args.agent == "ludii_uct":
+        import math
+        return make_agent("uct", args.playouts, c=math.sqrt(2.0), ludii_selection=True)
     return make_agent(args.agent, args.playouts, playout_engine=args.engine)
 
 
@@ -113,14 +119,18 @@ def _profile(args, outdir: Path):
         searches += 1
     elapsed = time.perf_counter() - start
     perf.send_signal(signal.SIGINT)
-    perf.wait()
+    if perf.wait() not in (0, -signal.SIGINT, 130) or not data.exists():
+        raise SystemExit(f"perf record failed (exit {perf.returncode}); is kernel.perf_event_paranoid <= 2?")
     print(f"{searches} searches of {args.playouts} iterations: {elapsed / searches / args.playouts * 1e6:.3f} us an "
           f"iteration (perf attached)")
     return functions, data
 
 
 def _report(args, functions, data: Path) -> None:
-    out = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True, text=True).stdout
+    result = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"perf script failed: {result.stderr.strip()}")
+    out = result.stdout
     samples = [int(ip, 16) for ip in out.split()]
     starts = [f[0] for f in functions]
     per_function, per_instruction = collections.Counter(), collections.Counter()
@@ -146,11 +156,12 @@ def _report(args, functions, data: Path) -> None:
 
 
 def main(argv=None) -> None:
-    args = _arguments(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = _arguments(argv)  # errors before any compiling
     if not os.environ.get("JIT_PROFILE_CHILD"):  # a fresh cache: every library compiles here and keeps its object
         with tempfile.TemporaryDirectory(prefix="jit_profile_") as cache:
             env = dict(os.environ, PPALIB_CACHE_DIR=cache, JIT_PROFILE_CHILD=cache)
-            raise SystemExit(subprocess.run([sys.executable, __file__, *sys.argv[1:]], env=env).returncode)
+            raise SystemExit(subprocess.run([sys.executable, __file__, *argv], env=env).returncode)
     outdir = Path(os.environ["JIT_PROFILE_CHILD"])
     functions, data = _profile(args, outdir)
     _report(args, functions, data)

@@ -1,6 +1,7 @@
 """The optional ``play_playout`` and ``play_random_playout`` of the game contract: a lighter move for uniform
-playouts, and a whole uniform playout held in registers, whose playouts draw exactly the moves and reach exactly the
-results of ``play`` (the same games, so committed results replay), and the only places the kernels use them."""
+playouts, and a whole uniform playout (held in registers, or with the move code inlined into one loop), whose
+playouts draw exactly the moves and reach exactly the results of ``play`` (the same games, so committed results
+replay), and the only places the kernels use them."""
 import inspect
 
 import numpy as np

@@ -22,9 +22,10 @@ from .matcher import BITBOARD_CELLS
 
 SIMPLE_LIMIT = 64
 CACHE_BANKS = 2
-#: The cache's slots a bank when fewer than half the buckets are *whole* (boards of at most ``BITBOARD_CELLS`` cells) (``matcher``'s *Cache*): a hit then saves only
-#: the rest words, and a miss in a cache far larger than the core's L2 costs more than the hits save.  Measured with the
-#: budget run's final policies at their 5 s budgets (first two moves, three interleaved rounds, CPU seconds):
+#: The cache's slots a bank when fewer than half the buckets are *whole* (``matcher``'s *Cache*; a from-to bucket
+#: never is), on boards of at most ``BITBOARD_CELLS`` cells: a hit then saves only the rest words, and a miss in a cache
+#: far larger than the core's L2 costs more than the hits save.  Measured with the budget run's final policies at
+#: their 5 s budgets (first two moves, three interleaved rounds, CPU seconds):
 #: Knightthrough (no whole bucket) 0.204 s at 2^20 slots -> 0.183 at 2^15, Breakthrough (36 of 4224 whole)
 #: 0.171 -> 0.156 and 0.198 -> 0.192, Teeko (25 of 675) 1.65 -> 1.65 and 1.56 -> 1.52, Fanorona (none) 0.141 ->
 #: 0.139; where every bucket is whole a million slots stay faster (Hex 7x7 2.29 -> 2.55 s, Yavalath 3.31 -> 3.70).

@@ -52,8 +52,9 @@ class FeatureSet:
     only).  ``cache_size``: slots a bank of the compiled matcher's cache of bucket sums (a power of two; 0 turns
     the cache off; see ``ppalib.features.matcher``).  A million by default: a search revisits a bucket's
     footprint often, and at the paper's set sizes a larger cache kept speeding Biased MCTS up (Hex 7x7, 221
-    features: 4.5x UCT's CPU time at 2^15 slots, 3.2x at 2^20); 16 MB a bank, touched as it fills.  A set whose
-    buckets are mostly not *whole* gets at most ``compile.PARTIAL_CACHE_SIZE`` (2^15) slots, faster there.
+    features: 4.5x UCT's CPU time at 2^15 slots, 3.2x at 2^20); 16 MB a bank, touched as it fills.  On boards of at
+    most 256 cells a set whose buckets are mostly not *whole* (``matcher``; from-to buckets never are) gets at most
+    ``compile.PARTIAL_CACHE_SIZE`` (2^15) slots, faster there.
     Adding a feature (``with_feature``) returns a new set that reuses the instances already built."""
 
     def __init__(self, features, graph: BoardGraph, mover: int | None = None, cache_size: int = 1 << 20,

@@ -32,12 +32,13 @@ its footprint's contents; a recurring footprint then costs its hash.  The hash: 
 hashes the one to four of them its footprint meets, each masked by the footprint (two multiply-xorshift rounds a
 word: about 6 ns at Hex 7x7 where a Zobrist key per footprint cell, 14 of them, cost 29); on larger boards, XOR of a
 Zobrist key per footprint cell.  With board words, a bucket whose simple features test no cell outside its rest
-footprint and move cell (every bucket at Hex, Yavalath, Gomoku, Connect Four, Othello and Teeko; none at
-Knightthrough and Fanorona) is *whole*: the cache holds its whole sum ``simple + rest`` (the same addition, done
-once), keyed by the footprint and the move cell, so a hit skips the simple features too (Hex 7x7, one position
-repeated: 57 -> 17 ns a move).  Direct-mapped (a new entry replaces the old one in its slot); a million slots a
-bank by default, at most 2^15 when fewer than half the buckets are whole (``compile.PARTIAL_CACHE_SIZE``).  A
-bucket whose words times footprint cells are fewer than ``CACHE_MIN_TESTS`` is matched without the cache
+footprint and move cell (every bucket at Hex, Yavalath, Gomoku, Connect Four and Othello; a few at Breakthrough and
+Teeko, whose from-to buckets never are; none at Knightthrough and Fanorona) is *whole*: the cache holds its whole
+sum ``simple + rest`` (the same addition, done once), keyed by the footprint and the move cell, so a hit skips the
+simple features too (Hex 7x7, one position repeated: 57 -> 17 ns a move).  Direct-mapped (a new entry replaces the
+old one in its slot); a million slots a bank by default, at most 2^15 on boards of at most ``BITBOARD_CELLS`` cells
+when fewer than half the buckets are whole (``compile.PARTIAL_CACHE_SIZE``).  A bucket whose words times footprint
+cells are fewer than ``CACHE_MIN_TESTS`` is matched without the cache
 (measured against the rule before, three words or more: Biased MCTS's time an iteration 5-9% less at
 Breakthrough and Knightthrough, 0-3% more at Teeko, the same at Fanorona; 40 lost the gain).
 
@@ -96,12 +97,13 @@ writes to the bank arrays, so one compiled set must not be used by two threads a
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import inline_jit, noalloc_jit
 from ..games._bits import ONE, ZERO, lowest_cell
 
-# Helpers are inlined into their callers at numba-IR level: a compiled call passes each array as seven scalars, and
-# with 10-30 arrays that costs more than the work (measured: 127 -> 46 ns a move on the hexagon's atomic set).
-_inline_jit = njit(cache=True, _nrt=False, inline="always")
+# Helpers are inlined into their callers at numba-IR level (``inline_jit``): a compiled call passes each array as seven
+# scalars, and with 10-30 arrays that costs more than the work (measured: 127 -> 46 ns a move on the hexagon's atomic
+# set).
+_inline_jit = inline_jit
 
 __all__ = ["active_features", "active_feature_rows", "active_instance_ids", "move_logits", "move_logit", "clear_cache", "TO_REUSE_WINDOW",
            "CACHE_MIN_TESTS", "BITBOARD_CELLS"]

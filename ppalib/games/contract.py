@@ -125,7 +125,8 @@ def play_random_playout(spec, state, rng, out) -> int:
     those calls advance it, and the result, side to move and ply count they reach.  What the result does not depend
     on (the hash, a board array beside bitboards, counts, heights) may be left stale: a playout's position is thrown
     away at its end.  ``out`` is scratch of length ``S_MAX_MOVES``.  A game defines it where holding the position in
-    registers for a whole playout pays; a game without it plays its playouts move by move."""
+    registers for a whole playout pays (the Breakthrough family, Connect Four), or where inlining its move code into
+    one loop saves the calls (the Go family); a game without it plays its playouts move by move."""
     _unspecialised("play_random_playout")
 
 
