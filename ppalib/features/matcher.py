@@ -38,9 +38,9 @@ sum ``simple + rest`` (the same addition, done once), keyed by the footprint and
 simple features too (Hex 7x7, one position repeated: 57 -> 17 ns a move).  Direct-mapped (a new entry replaces the
 old one in its slot); a million slots a bank by default, at most 2^15 on boards of at most ``BITBOARD_CELLS`` cells
 when fewer than half the buckets are whole (``compile.PARTIAL_CACHE_SIZE``).  A bucket whose words times footprint
-cells are fewer than ``CACHE_MIN_TESTS`` is matched without the cache
-(measured against the rule before, three words or more: Biased MCTS's time an iteration 5-9% less at
-Breakthrough and Knightthrough, 0-3% more at Teeko, the same at Fanorona; 40 lost the gain).
+cells are fewer than ``CACHE_MIN_TESTS`` is matched without the cache (measured against the rule before, three words
+or more: Biased MCTS's time an iteration 5-9% less at Breakthrough and Knightthrough, 0-3% more at Teeko, the same
+at Fanorona; 40 lost the gain).
 
 *Banks.*  The byte tables and the cache depend on the weights: there are two banks (the two players' weights in a
 search), each with a copy of the weights it was made with.  A call whose ``theta`` equals neither copy takes over
@@ -95,15 +95,13 @@ from = -1; a pass is (-1, -1) and matches nothing).  Nothing here allocates (``n
 writes to the bank arrays, so one compiled set must not be used by two threads at once.
 """
 import numpy as np
-from numba import njit
 
 from .._noalloc import inline_jit, noalloc_jit
 from ..games._bits import ONE, ZERO, lowest_cell
 
-# Helpers are inlined into their callers at numba-IR level (``inline_jit``): a compiled call passes each array as seven
-# scalars, and with 10-30 arrays that costs more than the work (measured: 127 -> 46 ns a move on the hexagon's atomic
-# set).
-_inline_jit = inline_jit
+# Helpers (``@inline_jit``) are inlined into their callers at numba-IR level: a compiled call passes each array as
+# seven scalars, and with 10-30 arrays that costs more than the work (measured: 127 -> 46 ns a move on the hexagon's
+# atomic set).
 
 __all__ = ["active_features", "active_feature_rows", "active_instance_ids", "move_logits", "move_logit", "clear_cache", "TO_REUSE_WINDOW",
            "CACHE_MIN_TESTS", "BITBOARD_CELLS"]
@@ -113,7 +111,7 @@ CACHE_MIN_TESTS = 24  # a bucket is cached when its words x footprint cells reac
 BITBOARD_CELLS = 256  # boards up to this many cells hash footprints from board words (module docstring, *Cache*)
 
 
-@_inline_jit
+@inline_jit
 def _bucket_logit(b, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask,
                   theta, owner_rel):
     total = 0.0
@@ -135,7 +133,7 @@ def _bucket_logit(b, bucket_words, word_init, word_tests, test_cell, test_pass, 
     return total
 
 
-@_inline_jit
+@inline_jit
 def _rest_word_sum(alive, w, rest_bit_feature, theta, total, last):
     """Add the weights of the features with a bit in ``alive`` (rest word ``w``), each once, in feature order: the
     set bits are visited from the lowest (a feature's bits are consecutive, so a feature's second bit repeats
@@ -152,7 +150,7 @@ def _rest_word_sum(alive, w, rest_bit_feature, theta, total, last):
     return total, last
 
 
-@_inline_jit
+@inline_jit
 def _words_sum(a0, a1, a2, a3, w, rest_bit_feature, theta, total, last):
     """``_rest_word_sum`` of four consecutive rest words from ``w`` (alive masks a0..a3; 0 adds nothing)."""
     total, last = _rest_word_sum(a0, w, rest_bit_feature, theta, total, last)
@@ -161,7 +159,7 @@ def _words_sum(a0, a1, a2, a3, w, rest_bit_feature, theta, total, last):
     return _rest_word_sum(a3, w + 3, rest_bit_feature, theta, total, last)
 
 
-@_inline_jit
+@inline_jit
 def _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_pass_offsets, rest_pass, rest_bit_feature,
                        rest_foot_offsets, rest_foot_cells, theta, owner_rel):
     """The rest words' sum of bucket b, as ``_bucket_logit`` computes it (the same additions in the same order)
@@ -205,7 +203,7 @@ def _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_pass_offsets, 
     return total
 
 
-@_inline_jit
+@inline_jit
 def _bucket_features(b, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask,
                      owner_rel, out, count):
     last = -1
@@ -227,7 +225,7 @@ def _bucket_features(b, bucket_words, word_init, word_tests, test_cell, test_pas
     return count
 
 
-@_inline_jit
+@inline_jit
 def _buckets(meta, from_cell, to_cell):
     """The (up to three) buckets of a move, -1 for none."""
     cells = meta[0]
@@ -286,7 +284,7 @@ def move_logit(
     return total
 
 
-@_inline_jit
+@inline_jit
 def _mix64(z):
     """splitmix64's finaliser: a bijection of the 64-bit words, each output bit depending on every input bit."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -294,7 +292,7 @@ def _mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@_inline_jit
+@inline_jit
 def _board_words(cells, owner_rel, board_bits):
     """``board_bits[2 j]`` / ``[2 j + 1]``: the friend / enemy cells among cells 64 j .. 64 j + 63."""
     for j in range(board_bits.shape[0] // 2):
@@ -308,7 +306,7 @@ def _board_words(cells, owner_rel, board_bits):
         board_bits[2 * j + 1] = enemy
 
 
-@_inline_jit
+@inline_jit
 def _epoch_key(count):
     """A bank's epoch key: splitmix64 of the takeover count (as int64 bits; distinct counts, distinct keys)."""
     z = np.uint64(count) * np.uint64(0x9E3779B97F4A7C15)
@@ -351,7 +349,7 @@ def _theta_bank(theta, simple_features, bank_theta, bank_tables, bank_state, cac
     return k
 
 
-@_inline_jit
+@inline_jit
 def _simple_sum(sb, key_cell, simple_offsets, simple_cells, simple_masks, simple_zero, bank_tables, table_base,
                 owner_rel):
     v0 = owner_rel[key_cell]
@@ -368,7 +366,7 @@ def _simple_sum(sb, key_cell, simple_offsets, simple_cells, simple_masks, simple
     return total
 
 
-@_inline_jit
+@inline_jit
 def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, rest_bit_feature, rest_test_pass,
                   rest_foot_masks, rest_foot_words, board_bits, rest_foot_offsets, rest_foot_cells,
                   simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt, bank_tables, table_base,
@@ -545,7 +543,7 @@ def active_instance_ids(
     return count
 
 
-@_inline_jit
+@inline_jit
 def _sort_range(values, lo, hi):
     """Insertion sort of ``values[lo:hi]`` (rows are short)."""
     for i in range(lo + 1, hi):
