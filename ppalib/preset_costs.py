@@ -16,6 +16,10 @@ How a preset's cost is predicted (``METHOD``, printed under the table; ``--detai
   (once per shape and budgets): the time of the stored condition's agents' searches of the game's start position
   at the planned budgets over that at their own (median of ``SCALE_REPEATS`` after a warm-up).  This takes the cost of a move to grow like the first move's;
   the game length at the new budget is assumed unchanged.
+* **engine**: a condition whose learned-playout agents play ``playout_engine`` 2 (``ppalib.kernels.incremental``),
+  of which no game is stored, costs its counterpart at engine 1 (the engine of every stored game; costed as above)
+  times a ratio measured now: both agents' searches of the start position at engine 2 over the same at engine 1,
+  once per shape and budgets.
 * Notebook 04 (Soemers et al. 2019) trains before it evaluates, and its evaluation conditions exist only once its
   policies are learned.  Its ``paper`` preset (every stage at Ludii's per-variant budgets, the final comparison
   included) is **extrapolated** from the budget run's stored games at those budgets, a cell per stage
@@ -25,6 +29,8 @@ How a preset's cost is predicted (``METHOD``, printed under the table; ``--detai
   budget by UCT's search ratio (as above), with the preset's numbers of runs, games and checkpoints.  A self-play
   game's cost is taken as in the quick run, although with more games the feature sets grow larger (an
   underestimate).  The slowdown measurement costs its nominal thinking time.
+* **Left**: the CPU-hours of the games a preset plans that no store holds yet (a condition's stored games count up
+  to its planned number; notebook 04's quick preset is the committed run).
 * Wall hours on n cores: per stage, max(CPU time / n, the stage's longest indivisible job: one game, or one
   self-play run whose games are sequential), summed over the stages, which run one after the other.
 
@@ -51,7 +57,7 @@ CLIP_FACTOR = 10.0
 CLIP_SECONDS = 1.0
 SCALE_REPEATS = 3
 PRESETS = ("quick", "paper")
-SOURCES = ("stored", "sibling", "scaled", "nominal", "extrapolated")
+SOURCES = ("stored", "sibling", "scaled", "engine", "nominal", "extrapolated")
 METHOD = __doc__[__doc__.index("* The games"):__doc__.index("The stored timings")].strip()
 
 
@@ -67,10 +73,16 @@ class Cell:
     longest_job: float  # seconds of the longest indivisible job of the cell (a game, a self-play run)
     source: str  # one of SOURCES
     basis: str  # what the cost rests on, in words
+    stored_games: int = 0  # of ``games``, those already stored (a rerun of the preset plays the others)
 
     @property
     def seconds(self) -> float:
         return self.games * self.seconds_per_game
+
+    @property
+    def seconds_left(self) -> float:
+        """CPU seconds of the games not stored yet."""
+        return (self.games - self.stored_games) * self.seconds_per_game
 
 
 def clipped_costs(seconds) -> tuple[float, float]:
@@ -141,6 +153,7 @@ class BudgetScaler:
     def __init__(self, repeats: int = SCALE_REPEATS):
         self.repeats = repeats
         self._seconds: dict = {}
+        self._engine: dict = {}
 
     def _seconds_of(self, game, agent) -> float:
         key = (game.name, game.size, tuple(game.options), json.dumps(agent.as_dict(), sort_keys=True))
@@ -155,6 +168,26 @@ class BudgetScaler:
         other = (self._seconds_of(game, dataclasses.replace(condition.agent, playouts=agent_playouts))
                  + self._seconds_of(game, dataclasses.replace(condition.opponent, playouts=opponent_playouts)))
         return other / own
+
+    def engine_ratio(self, condition) -> float:
+        """Both agents' searches of the start position as ``condition`` plays them over the same with every
+        learned-playout agent at ``playout_engine`` 1 (``at_engine_one``): measured once per shape and budgets
+        (``shape_of``), on the first condition of that shape asked for (its alpha or k)."""
+        from .games import make_game
+        key = (_condition_shape(condition), condition.agent.playouts, condition.opponent.playouts)
+        if key not in self._engine:
+            game = make_game(condition.game, condition.size, **dict(condition.game_options))
+            lists = at_engine_one(condition)
+            self._engine[key] = ((self._seconds_of(game, condition.agent) + self._seconds_of(game, condition.opponent))
+                                 / (self._seconds_of(game, lists.agent) + self._seconds_of(game, lists.opponent)))
+        return self._engine[key]
+
+
+def at_engine_one(condition):
+    """``condition`` with each learned-playout agent at ``playout_engine`` 1 (the engine of every stored game)."""
+    def one(agent):
+        return dataclasses.replace(agent, playout_engine=1) if getattr(agent, "playout_engine", 1) != 1 else agent
+    return dataclasses.replace(condition, agent=one(condition.agent), opponent=one(condition.opponent))
 
 
 # ---- notebooks that play a grid of conditions --------------------------------------------------------------------
@@ -171,6 +204,13 @@ def condition_cost(condition, timings: pd.DataFrame, scale: Callable) -> tuple[f
     if condition.id in timings.index:
         row = timings.loc[condition.id]
         return row["seconds_per_game"], row["longest"], "stored", f"{row['games']} stored games"
+    lists = at_engine_one(condition)
+    if lists != condition:
+        # playout engine 2, of which nothing is stored: its engine-1 counterpart's cost times the measured ratio
+        per_game, longest, _, basis = condition_cost(lists, timings, scale)
+        ratio = float(scale.engine_ratio(condition))
+        return (per_game * ratio, longest * ratio, "engine",
+                f"{basis}, at playout engine 1 x {ratio:.2f} (measured search ratio, engine 2 / engine 1)")
     shape = _condition_shape(condition)  # once, not once per stored condition
     same_shape = timings[timings["shape"].map(lambda s: s == shape)]
     budgets = (condition.agent.playouts, condition.opponent.playouts)
@@ -204,7 +244,9 @@ def predict_grid(notebook: str, preset: str, timings: pd.DataFrame, scale: Calla
     for condition in experiment.conditions:
         per_game, longest, source, basis = condition_cost(condition, timings, scale)
         label = f"{condition.agent.label} vs {condition.opponent.label} at {condition.game} {condition.size}"
-        cells.append(Cell(notebook, preset, "games", label, counts[condition.id], per_game, longest, source, basis))
+        stored = int(timings.loc[condition.id, "games"]) if condition.id in timings.index else 0
+        cells.append(Cell(notebook, preset, "games", label, counts[condition.id], per_game, longest, source, basis,
+                          min(stored, counts[condition.id])))
     return cells
 
 
@@ -257,8 +299,10 @@ def predict_feature_biasing(preset: str, committed: Path, timings: pd.DataFrame,
         source = "stored" if ratio == 1.0 else "scaled"
         if ratio != 1.0:
             basis += f" x {ratio:.2f} (UCT's measured search ratio, {playouts_from} -> {s['playouts']} playouts)"
+        # the quick preset is the committed run: every one of its games is stored
         cells.append(Cell(notebook, preset, stage, label, games, per_game * ratio,
-                          (per_game * job_games if job_games > 1 else longest) * ratio, source, basis))
+                          (per_game * job_games if job_games > 1 else longest) * ratio, source, basis,
+                          games if preset == "quick" else 0))
 
     for variant in s["variants"]:
         game, size = paper.VARIANTS[variant]
@@ -323,7 +367,7 @@ def predict_feature_biasing(preset: str, committed: Path, timings: pd.DataFrame,
         cells.append(Cell(notebook, preset, "slowdowns", "slowdown measurements", policies, seconds,
                           policies * seconds, "nominal",
                           f"{policies} policies x 2 agents x 2 moves x {s['slowdown_repeats']} repeats x "
-                          f"{s['slowdown_seconds']:g} s"))
+                          f"{s['slowdown_seconds']:g} s", policies if preset == "quick" else 0))
     return cells
 
 
@@ -377,15 +421,16 @@ def wall_seconds(cells: list[Cell], cores: int) -> float:
 
 
 def preset_table(cells: list[Cell], cores=(2, 16)) -> pd.DataFrame:
-    """One row per (notebook, preset): games, CPU-hours on one core, wall hours on each of ``cores``, and the
-    share of the CPU time resting on each condition's own stored games."""
+    """One row per (notebook, preset): games, CPU-hours on one core (all of them, and those of the games not stored
+    yet), wall hours on each of ``cores``, and the share of the CPU time resting on each condition's own stored
+    games."""
     rows = []
     for (notebook, preset), group in pd.Series(cells).groupby(
             [[c.notebook for c in cells], [c.preset for c in cells]], sort=False):
         group = list(group)
         cpu = sum(c.seconds for c in group)
         row = {"notebook": notebook, "preset": preset, "games": sum(c.games for c in group if c.stage != "slowdowns"),
-               "cpu_hours": cpu / 3600}
+               "cpu_hours": cpu / 3600, "cpu_hours_left": sum(c.seconds_left for c in group) / 3600}
         for n in cores:
             row[f"wall_hours_{n}_cores"] = wall_seconds(group, n) / 3600
         row["stored_share"] = sum(c.seconds for c in group if c.source == "stored") / cpu if cpu else 1.0
@@ -404,7 +449,7 @@ def render(table: pd.DataFrame, markdown: bool = False) -> str:
     for column in [c for c in shown.columns if "hours" in c]:
         shown[column] = [f"{x:,.2f}" if x < 10 else f"{x:,.0f}" for x in shown[column]]
     shown["games"] = [f"{x:,}" for x in shown["games"]]
-    shown.columns = ["notebook", "preset", "games", "CPU-hours (1 core)"] + [
+    shown.columns = ["notebook", "preset", "games", "CPU-hours (1 core)", "CPU-hours left (games not stored)"] + [
         f"wall hours ({c.split('_')[2]} cores)" for c in shown.columns if c.startswith("wall_")] + [
         "from the cells' own stored games"]
     if markdown:

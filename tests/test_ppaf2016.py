@@ -63,3 +63,22 @@ def test_no_claim_is_counted_twice_or_set_up_to_fail_at_the_papers_own_numbers()
     assert table["claim"].str.contains("Table").sum() == 4
     paper_sides = [tuple(float(x) for x in text.split(" vs ")) for text in against_uct["paper"]]
     assert all(a > b for a, b in paper_sides)
+
+
+def test_playout_engine_reaches_every_learned_agent_and_only_the_paper_preset_plays_engine_2(tmp_path):
+    from ppalib.papers import future_work, playout_engines_line, ppa2015
+    from ppalib.store import ResultsStore
+    for paper, paper_engine in ((ppa2015, 1), (ppaf2016, 2), (future_work, 2)):
+        for preset, engine in (("quick", 1), ("paper", paper_engine), ("smoke", 1)):
+            experiment = paper.make_experiment(tmp_path / "plan", preset)
+            learned = [a for c in experiment.conditions for a in (c.agent, c.opponent) if hasattr(a, "playout_engine")]
+            assert learned and {a.playout_engine for a in learned} == {engine}, (paper.NAME, preset)
+        quick = paper.make_experiment(tmp_path / "plan", "quick", playout_engine=2)
+        assert all(a.playout_engine == 2 for c in quick.conditions for a in (c.agent, c.opponent)
+                   if hasattr(a, "playout_engine"))
+        with pytest.raises(ValueError, match="playout_engine"):
+            paper.settings("quick", playout_engine=3)
+    # the committed games were all played by engine 1, and the line that says so in the notebooks counts them
+    frame = ResultsStore(paths.RESULTS / "ppaf2016").load()
+    line = playout_engines_line(frame)
+    assert line.startswith("Learned playouts: engine 1") and f"{len(frame):,} games" in line and "engine 2" not in line

@@ -62,7 +62,38 @@ def test_a_fully_stored_preset_costs_its_games_times_their_mean_times(tmp_path):
     longest = 0.3 * len(conditions)
     assert table["wall_hours_2_cores"].iloc[0] == pytest.approx(max(expected / 2, longest) / 3600)
     assert table["stored_share"].iloc[0] == 1.0
+    assert table["cpu_hours_left"].iloc[0] == pytest.approx(expected / 2 / 3600)  # 2 of 4 games stored a cell
     assert "01_ppa_2015" in render(table, markdown=True).splitlines()[2]
+
+
+class _EngineRatio:
+    """A scaler whose engine ratio is given (no search is timed) and records what it was asked."""
+
+    def __init__(self, ratio):
+        self.ratio, self.asked = ratio, []
+
+    def __call__(self, *args):
+        raise AssertionError("no budget ratio should be needed here")
+
+    def engine_ratio(self, condition):
+        self.asked.append(condition.id)
+        return self.ratio
+
+
+def test_an_engine_2_cell_costs_its_stored_engine_1_counterpart_times_the_engine_ratio(tmp_path):
+    lists = Condition("nogo", 5, make_agent("ppaf", 20, alpha=0.5), make_agent("ppaf", 20, alpha=1.28))
+    incremental = Condition("nogo", 5, make_agent("ppaf", 20, alpha=0.5, playout_engine=2),
+                            make_agent("ppaf", 20, alpha=1.28, playout_engine=2))
+    assert incremental.id != lists.id  # the engine is part of the condition
+    ResultsStore(tmp_path / "x").append(_records(lists, [2.0, 4.0]))
+    scaler = _EngineRatio(0.5)
+    per_game, longest, source, basis = condition_cost(incremental, load_timings(tmp_path), scaler)
+    assert (per_game, longest, source) == (1.5, 2.0, "engine") and "engine 2 / engine 1" in basis
+    assert scaler.asked == [incremental.id]
+    # an engine-1 condition never asks for the ratio
+    assert condition_cost(lists, load_timings(tmp_path), scaler)[2] == "stored" and len(scaler.asked) == 1
+    plan = ppa2015.make_experiment(tmp_path / "plan", "smoke", playout_engine=2)
+    assert all(c.agent.playout_engine == 2 for c in plan.conditions)
 
 
 def test_a_cell_without_games_costs_its_siblings_at_the_same_budget_or_a_scaled_one(tmp_path):

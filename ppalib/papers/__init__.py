@@ -185,6 +185,11 @@ GAMES_PER_CELL = integer(1, MAX_GAMES)
 #: Games a cell given per playouts budget: one number, or one per entry of the notebook's ``playouts``.
 GAMES_PER_BUDGET = Param("int", 1, MAX_GAMES, many=True, distinct=False)
 C = number(0)
+#: The learned-playout agents' ``playout_engine`` (PPA, PPAF, MAST, MASTF; ``ppalib.agents.learned``): 1, each ply
+#: lists its legal moves and draws from the list (every committed game); 2, the incremental sum-tree draw
+#: (``ppalib.kernels.incremental``): the same distribution, not the same games move for move, so it is part of the
+#: condition (its id differs) and a preset that plays it plays no committed game.
+PLAYOUT_ENGINE = integer(1, 2)
 
 
 #: Games until decided (``ppalib.until_decided``): the parameters of the notebooks that grow their undecided cells.
@@ -227,6 +232,29 @@ def code_versions_line(frame) -> str:
     return "* **Which code played them**: " + "; ".join(
         f"`{version.split('+')[-1][:8]}` {int(r.games):,} games in {int(r.cells)} cells ({r.seconds:,.0f} CPU s)"
         for version, r in per.iterrows()) + "."
+
+
+#: The agent kinds whose playouts are learned (``ppalib.agents.learned``): the ones ``playout_engine`` applies to.
+LEARNED_KINDS = ("ppa", "ppaf", "mast", "mastf")
+
+
+def playout_engines_line(frame) -> str:
+    """Which playout engine played the stored games of ``frame`` that have a learned-playout agent (PPA, PPAF, MAST,
+    MASTF; ``PLAYOUT_ENGINE``): per engine its games and cells (condition ids); "" when none has one."""
+    import json
+    rows = {}
+    for cid, agent, opponent in zip(frame["condition_id"], frame["agent_params"], frame["opponent_params"]):
+        params = [p for p in (json.loads(agent), json.loads(opponent)) if p.get("kind") in LEARNED_KINDS]
+        if params:
+            engine = max(int(p.get("playout_engine", 1)) for p in params)
+            games, cells = rows.setdefault(engine, [0, set()])
+            rows[engine][0] = games + 1
+            cells.add(cid)
+    if not rows:
+        return ""
+    names = {1: "engine 1 (each ply's move list)", 2: "engine 2 (sum trees kept move by move)"}
+    return "Learned playouts: " + "; ".join(f"{names.get(e, f'engine {e}')} {rows[e][0]:,} games in "
+                                             f"{len(rows[e][1])} cells" for e in sorted(rows)) + "."
 
 
 def key_value(text: str) -> tuple[str, object]:

@@ -56,10 +56,19 @@ quick     the eight games at 8x8, 1,000 playouts at 100 games a cell (24 cells; 
           0.8 s a sum match), and 25 times that is 33 minutes; the machine is shared and its speed drifts by up to
           2x.  Measured: 2,105 s of wall time (the cores partly shared with another run), 4,140 s of CPU (the
           games' own timings).
-paper     1,000 and 10,000 playouts, 500 games a cell (Cazenave 2016's count; Mehat & Vittaut's matches too):
-          about 50 CPU hours (ten times the quick grid's CPU a game at 10,000 playouts), for a cluster
+paper     1,000 and 10,000 playouts, 500 games a cell (Cazenave 2016's count; Mehat & Vittaut's matches too),
+          playout engine 2 (below): about 41 CPU hours (``python -m ppalib bench --presets``), for a cluster
           (``executor="dask"``)
 ========  =====================================================================================================
+
+The playout engine (``playout_engine``; ``ppalib.agents.learned``) of the PPA and PPAF agents: every committed game,
+the quick preset's, was played with engine 1, which lists each playout ply's legal moves and draws from the list;
+engine 2 keeps each player's legal moves' weights in sum trees updated move by move (``ppalib.kernels.incremental``):
+the same draw law and adapt to rounding, not the same games, so it is part of the condition (", engine 2" in its
+labels, other cell ids).  The paper preset plays engine 2 because it costs less even counting the committed games
+it cannot reuse: 41.1 CPU-hours left at engine 2 against 44.1 at engine 1 (47.1 in all; ``bench --presets``,
+2026-11-28); engine 2 is faster at Atarigo and Nogo, the same in the Breakthrough family, about even at
+Domineering.  The Cashing Checks cells have no learned playouts and keep their games.
 """
 from __future__ import annotations
 
@@ -70,8 +79,8 @@ import pandas as pd
 
 from ..agents import NODE_PLAYOUTS, make_agent
 from ..experiments import Condition, Experiment, check_int
-from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, check_games_per_budget,
-               games_per_playouts, integer, number, resolve_settings)
+from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, PLAYOUT_ENGINE, SEED, UNTIL_DECIDED, Param,
+               check_games_per_budget, games_per_playouts, integer, number, resolve_settings)
 
 NAME = "future_work"
 #: The eight games of Cazenave 2016's Tables 1-10, in the tables' order.
@@ -98,12 +107,12 @@ PRESETS = {
     "quick": dict(games=GAMES, size=8, playouts=[1000, 10000], games_per_cell=[100, 20], rave_games=list(RAVE_GAMES),
                   rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0]),
     "paper": dict(games=GAMES, size=8, playouts=[1000, 10000], games_per_cell=500, rave_games=list(RAVE_GAMES),
-                  rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0]),
+                  rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0], playout_engine=2),
 }
 #: Games until decided (``papers.UNTIL_DECIDED``), for the board-game cells at the largest budget against PPAF:
 #: off unless asked; then 16 games a batch up to 160 a cell.
-DEFAULTS = dict(c=0.4, k_rave=700.0, seed=16, until_decided="off", decide_batch=16, decide_cap=160,
-                decide_cpu_seconds=None)
+DEFAULTS = dict(c=0.4, k_rave=700.0, seed=16, playout_engine=1, until_decided="off", decide_batch=16,
+                decide_cap=160, decide_cpu_seconds=None)
 #: The notebook's own parameters (None: the preset's value).
 PARAMETERS = {
     "games": Param("choice", many=True, choices=tuple(GAMES)),
@@ -117,6 +126,7 @@ PARAMETERS = {
     "c": C,
     "k_rave": number(0),
     "seed": SEED,
+    "playout_engine": PLAYOUT_ENGINE,
     **UNTIL_DECIDED,
 }
 
@@ -158,10 +168,11 @@ def cells(s: dict) -> pd.DataFrame:
     rows = []
     for playouts in s["playouts"]:
         for game in s["games"]:
-            ppaf = make_agent("ppaf", playouts, c=s["c"], alpha=alphas[game, "ppaf"])
-            agents = {"ppa_grave": make_agent("ppa", playouts, c=s["c"], alpha=alphas[game, "ppa"], grave=True),
-                      "ppaf_grave": make_agent("ppaf", playouts, c=s["c"], alpha=alphas[game, "ppaf"], grave=True),
-                      "ppaf_kept": make_agent("ppaf", playouts, c=s["c"], alpha=alphas[game, "ppaf"],
+            learned = dict(c=s["c"], playout_engine=s["playout_engine"])
+            ppaf = make_agent("ppaf", playouts, **learned, alpha=alphas[game, "ppaf"])
+            agents = {"ppa_grave": make_agent("ppa", playouts, **learned, alpha=alphas[game, "ppa"], grave=True),
+                      "ppaf_grave": make_agent("ppaf", playouts, **learned, alpha=alphas[game, "ppaf"], grave=True),
+                      "ppaf_kept": make_agent("ppaf", playouts, **learned, alpha=alphas[game, "ppaf"],
                                               keep_policy=True)}
             for series, agent in agents.items():
                 rows.append((VS_PPAF[series][1], game, s["size"], (), series, playouts, agent, ppaf))

@@ -28,14 +28,25 @@ to capture a string has won".  ``"suicide_loses"`` (the game's default, ``suicid
 suicide legal and losing; ``"suicide_illegal"`` (``suicide=0``) is Go's rule.  The grid plays its Atarigo cells
 under both: Table 1 shows the default, ``atarigo_rules_table`` both beside the paper.  (These cells replace runs
 outside the notebook that the discussion used to quote.)
+
+The playout engine (``playout_engine``, 1 in every preset; ``ppalib.agents.learned``): engine 1 lists each playout
+ply's legal moves with their codes and weights and draws from the list, as Cazenave's Alg. 3 is written, and played
+every committed game; engine 2 keeps each player's legal moves' weights in sum trees updated move by move
+(``ppalib.kernels.incremental``): the same draw law and adapt to rounding, not the same games, so it is part of the
+condition (", engine 2" in its labels, other cell ids).  The paper preset keeps engine 1 because its first games
+are the quick preset's committed ones: measured (``python -m ppalib bench --presets``, 2026-11-28), finishing it
+from them costs 14.9 CPU-hours at engine 1, all of it at engine 2 18.5 (21.5 at engine 1 in all).  Both agents'
+searches at 10,000 playouts take, at engine 2 over engine 1: Atarigo, Nogo and Misere Nogo 8x8 0.63-0.75, Go and
+the Domineerings 8x8 0.89-0.91, 5x5 0.92-1.01 (Domineering 1.32, Go 1.23: the sum trees' setup weighs more on
+small boards), the Breakthrough family 0.98-1.01 (no incremental set: engine 2 plays as engine 1).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from ..agents import make_agent
-from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, check_games_per_budget,
-               games_per_playouts, integer, number, resolve_settings)
+from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, PLAYOUT_ENGINE, SEED, UNTIL_DECIDED, Param,
+               check_games_per_budget, games_per_playouts, integer, number, resolve_settings)
 from ..experiments import Condition, Experiment
 from ..games import PAPER_GAMES
 
@@ -48,8 +59,8 @@ PRESETS = {
     "paper": dict(games=PAPER_GAMES, sizes=[5, 8], playouts=[1000, 10000], games_per_cell=500),
 }
 #: Games until decided (``papers.UNTIL_DECIDED``): off unless asked; then 100 games a batch up to 1,500 a cell.
-DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, knightthrough_rules="landing", until_decided="off", decide_batch=100,
-                decide_cap=1500, decide_cpu_seconds=None)
+DEFAULTS = dict(alpha=1.0, c=0.4, seed=2015, playout_engine=1, knightthrough_rules="landing", until_decided="off",
+                decide_batch=100, decide_cap=1500, decide_cpu_seconds=None)
 KNIGHT_GAMES = ("knightthrough", "misere_knightthrough")
 #: Knightthrough's two readings (module docstring) -> the game option that plays it.
 KNIGHTTHROUGH_RULES = {"landing": {}, "ggp": {"ggp_rules": 1}}
@@ -65,6 +76,7 @@ PARAMETERS = {
     "alpha": number(0),
     "c": C,
     "seed": SEED,
+    "playout_engine": PLAYOUT_ENGINE,
     "knightthrough_rules": Param("choice", choices=tuple(KNIGHTTHROUGH_RULES)),
     **UNTIL_DECIDED,
 }
@@ -93,7 +105,8 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
              for game in s["games"]]
     cells += [(game, KNIGHTTHROUGH_RULES[other]) for game in s["games"] if game in KNIGHT_GAMES]
     cells += [("atarigo", ATARIGO_RULES["suicide_illegal"])] if "atarigo" in s["games"] else []
-    conditions = [Condition(game, size, make_agent("ppa", playouts, alpha=s["alpha"], c=s["c"]),
+    conditions = [Condition(game, size,
+                            make_agent("ppa", playouts, alpha=s["alpha"], c=s["c"], playout_engine=s["playout_engine"]),
                             make_agent("uct", playouts, c=s["c"]), game_options=options)
                   for game, options in cells for size in s["sizes"] for playouts in s["playouts"]]
     per_playouts = games_per_playouts(s)

@@ -11,8 +11,19 @@ quick     every table, each algorithm at the setting the paper found best in tha
           1,000 playouts (the paper: 10,000), 100 games a cell: about an hour on 2 cores.  Enough to test the
           paper's qualitative claims between algorithms; cell values are expected to differ from the paper's,
           which were measured with ten times the playouts.
-paper     all 346 cells exactly: 8x8, 10,000 playouts, 500 games a cell (a cluster)
+paper     all 346 cells exactly: 8x8, 10,000 playouts, 500 games a cell (a cluster), playout engine 2 (below)
 ========  =====================================================================================================
+
+The playout engine (``playout_engine``; ``ppalib.agents.learned``): every committed game, the quick preset's,
+was played with engine 1, which lists each playout ply's legal moves with their codes and weights and draws from
+the list, as Cazenave's algorithms are written.  Engine 2 keeps each player's legal moves' weights in sum trees
+updated move by move (``ppalib.kernels.incremental``): the same draw law and the same adapt to rounding
+(``tests/test_incremental_playouts.py``), not the same games move for move, so it is part of the condition (its
+cells are labelled ", engine 2" and have other ids).  The paper preset plays engine 2: measured
+(``python -m ppalib bench --presets``, ``preset_costs``), its 346 cells cost 416 CPU-hours at engine 2 against 460
+at engine 1, of which the committed games would save 3; engine 2 is faster at Atarigo and Nogo (a search 0.5-0.7
+times engine 1's at 10,000 playouts), the same in the Breakthrough family (no incremental set: engine 2 plays as
+engine 1) and 0.9-1.15 at Domineering.
 
 The quick preset also plays, at the paper's 10,000 playouts (``claims_playouts``), the cells the paper's claims
 rest on (``claim_cells``: each algorithm's best cell against UCT in the games of ``CLAIMS``, and MAST's and MASTF's
@@ -31,8 +42,8 @@ import pandas as pd
 
 from .. import paths
 from ..agents import make_agent
-from . import (C, GAMES_PER_CELL, MAX_PLAYOUTS, SEED, UNTIL_DECIDED, Param, code_versions_line, integer,
-               resolve_settings)
+from . import (C, GAMES_PER_CELL, MAX_PLAYOUTS, PLAYOUT_ENGINE, SEED, UNTIL_DECIDED, Param, code_versions_line,
+               integer, resolve_settings)
 from ..experiments import Condition, Experiment, check_int
 
 NAME = "ppaf2016"
@@ -44,12 +55,12 @@ PRESETS = {
     "smoke": dict(tables=[2, 10], grid="best", size=5, playouts=20, games_per_cell=2),
     "quick": dict(tables=ALL_TABLES, grid="best", size=8, playouts=1000, games_per_cell=100,
                   claims_playouts=10000, claims_games_per_cell=16),
-    "paper": dict(tables=ALL_TABLES, grid="all", size=8, playouts=10000, games_per_cell=500),
+    "paper": dict(tables=ALL_TABLES, grid="all", size=8, playouts=10000, games_per_cell=500, playout_engine=2),
 }
 #: Games until decided (``papers.UNTIL_DECIDED``), for the claims' cells at ``claims_playouts``: off unless asked;
 #: then 16 games a batch up to 160 a cell.
-DEFAULTS = dict(c=0.4, seed=2016, claims_playouts=None, claims_games_per_cell=16, until_decided="off",
-                decide_batch=16, decide_cap=160, decide_cpu_seconds=None)
+DEFAULTS = dict(c=0.4, seed=2016, playout_engine=1, claims_playouts=None, claims_games_per_cell=16,
+                until_decided="off", decide_batch=16, decide_cap=160, decide_cpu_seconds=None)
 GRIDS = ("best", "all")
 #: The notebook's own parameters (None: the preset's value).
 PARAMETERS = {
@@ -62,6 +73,7 @@ PARAMETERS = {
     "claims_games_per_cell": GAMES_PER_CELL,
     "c": C,
     "seed": SEED,
+    "playout_engine": PLAYOUT_ENGINE,
     **UNTIL_DECIDED,
 }
 
@@ -121,8 +133,11 @@ def selected_cells(s: dict) -> pd.DataFrame:
     return cells.reset_index(drop=True)
 
 
-def _agent(kind: str, value: float, playouts: int, c: float):
-    return make_agent(kind, playouts, c=c, **({"alpha": value} if kind.startswith("ppa") else {"k": value}))
+def _agent(kind: str, value: float, playouts: int, s: dict):
+    """The learned-playout agent ``kind`` with its parameter ``value`` (PPA/PPAF alpha, MAST/MASTF k), and the
+    settings' ``c`` and ``playout_engine``."""
+    return make_agent(kind, playouts, c=s["c"], playout_engine=s["playout_engine"],
+                      **({"alpha": value} if kind.startswith("ppa") else {"k": value}))
 
 
 def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:
@@ -133,8 +148,8 @@ def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experime
     def add(cells, playouts, count):
         for cell in cells.itertuples():
             opponent = (make_agent("uct", playouts, c=s["c"]) if cell.opponent == "uct"
-                        else _agent("ppaf", cell.opponent_alpha, playouts, s["c"]))
-            condition = Condition(cell.game, s["size"], _agent(cell.algorithm, cell.value, playouts, s["c"]),
+                        else _agent("ppaf", cell.opponent_alpha, playouts, s))
+            condition = Condition(cell.game, s["size"], _agent(cell.algorithm, cell.value, playouts, s),
                                   opponent)
             if condition not in conditions:
                 conditions.append(condition)
@@ -156,8 +171,8 @@ def decision_cells(experiment: Experiment, s: dict) -> pd.DataFrame:
     rows = []
     for cell in claim_cells(s).itertuples():
         opponent = (make_agent("uct", s["claims_playouts"], c=s["c"]) if cell.opponent == "uct"
-                    else _agent("ppaf", cell.opponent_alpha, s["claims_playouts"], s["c"]))
-        condition = Condition(cell.game, s["size"], _agent(cell.algorithm, cell.value, s["claims_playouts"], s["c"]),
+                    else _agent("ppaf", cell.opponent_alpha, s["claims_playouts"], s))
+        condition = Condition(cell.game, s["size"], _agent(cell.algorithm, cell.value, s["claims_playouts"], s),
                               opponent)
         rows.append((condition.id, float(cell.paper_win_rate), float(cell.paper_games)))
     ids = {c.id for c in experiment.conditions}
