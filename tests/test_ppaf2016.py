@@ -82,3 +82,50 @@ def test_playout_engine_reaches_every_learned_agent_and_only_the_paper_preset_pl
     frame = ResultsStore(paths.RESULTS / "ppaf2016").load()
     line = playout_engines_line(frame)
     assert line.startswith("Learned playouts: engine 1") and f"{len(frame):,} games" in line and "engine 2" not in line
+
+
+def _games(condition, results):
+    """Stored-game rows of ``condition``, one per entry of ``results`` (the agent's result), as the store has them."""
+    import json
+    from ppalib.experiments import _agent_columns
+    return pd.DataFrame([{"condition_id": condition.id, "game_index": i, "game": condition.game, "size": condition.size,
+                          **_agent_columns("agent", condition.agent), **_agent_columns("opponent", condition.opponent),
+                          "agent_result": float(r), "agent_params": json.dumps(condition.agent.as_dict()),
+                          "opponent_params": json.dumps(condition.opponent.as_dict())}
+                         for i, r in enumerate(results)])
+
+
+def test_the_engine_check_plays_the_incremental_tables_cells_at_both_engines_with_fresh_seeds(tmp_path):
+    s = ppaf2016.settings("quick")
+    check = ppaf2016.engine_check_experiment(tmp_path / "ppaf2016", s)
+    assert check.results_dir == tmp_path / "ppaf2016_engine_check" and check.seed == s["seed"] + 1
+    assert {c.game for c in check.conditions} == {"atarigo", "domineering", "misere_domineering", "nogo"}
+    engines = [c.agent.playout_engine for c in check.conditions]
+    assert engines.count(1) == engines.count(2) == 16 and check.games_per_condition == 200
+    grid = {c.id for c in ppaf2016.make_experiment(tmp_path / "ppaf2016", "quick").conditions}
+    assert {c.id for c in check.conditions if c.agent.playout_engine == 1} <= grid  # the grid's cells, other seed
+    assert ppaf2016.engine_check_experiment(tmp_path / "x", {**s, "engine_check_games": 0}) is None
+    assert ppaf2016.engine_check_experiment(tmp_path / "x", {**s, "tables": [2, 7]}) is None
+
+
+def test_the_engine_check_table_says_same_different_or_undecided_from_the_games():
+    from ppalib.agents import make_agent
+    from ppalib.experiments import Condition
+
+    def cell(engine, game):
+        return Condition(game, 8, make_agent("mast", 1000, k=8.0, playout_engine=engine), make_agent("uct", 1000))
+
+    def check(rates, games):
+        frames = []
+        for game, (one, two) in zip(("nogo", "domineering"), rates):
+            frames += [_games(cell(1, game), [1] * round(one * games) + [0] * (games - round(one * games))),
+                       _games(cell(2, game), [1] * round(two * games) + [0] * (games - round(two * games)))]
+        return ppaf2016.engine_check_table(pd.concat(frames, ignore_index=True))
+    same = check([(0.5, 0.5), (0.6, 0.61)], 2000)
+    assert same["verdict"].iloc[-1].startswith("the same") and (same["verdict"].iloc[:-1] == "no difference detected").all()
+    assert list(same["table"].iloc[:-1]) == [5, 10]
+    different = check([(0.5, 0.7), (0.5, 0.7)], 400)
+    assert different["verdict"].iloc[-1] == "different" and (different["verdict"].iloc[:-1] == "different").all()
+    assert different["difference (2 - 1)"].iloc[-1] == pytest.approx(20.0)
+    assert check([(0.5, 0.52), (0.5, 0.52)], 100)["verdict"].iloc[-1] == "undecided"
+    assert "Engine check" in ppaf2016.engine_check_summary(different)
