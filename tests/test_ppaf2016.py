@@ -95,15 +95,16 @@ def _games(condition, results):
                          for i, r in enumerate(results)])
 
 
-def test_the_engine_check_plays_the_incremental_tables_cells_at_both_engines_with_fresh_seeds(tmp_path):
+def test_the_engine_check_plays_the_incremental_tables_cells_at_both_engines_with_the_grids_seed(tmp_path):
     s = ppaf2016.settings("quick")
     check = ppaf2016.engine_check_experiment(tmp_path / "ppaf2016", s)
-    assert check.results_dir == tmp_path / "ppaf2016_engine_check" and check.seed == s["seed"] + 1
+    # the grid's seed: a condition id names the same games in every store
+    assert check.results_dir == tmp_path / "ppaf2016_engine_check" and check.seed == s["seed"]
     assert {c.game for c in check.conditions} == {"atarigo", "domineering", "misere_domineering", "nogo"}
     engines = [c.agent.playout_engine for c in check.conditions]
     assert engines.count(1) == engines.count(2) == 16 and check.games_per_condition == 200
     grid = {c.id for c in ppaf2016.make_experiment(tmp_path / "ppaf2016", "quick").conditions}
-    assert {c.id for c in check.conditions if c.agent.playout_engine == 1} <= grid  # the grid's cells, other seed
+    assert {c.id for c in check.conditions if c.agent.playout_engine == 1} <= grid  # the grid's own cells
     assert ppaf2016.engine_check_experiment(tmp_path / "x", {**s, "engine_check_games": 0}) is None
     assert ppaf2016.engine_check_experiment(tmp_path / "x", {**s, "tables": [2, 7]}) is None
 
@@ -129,3 +130,14 @@ def test_the_engine_check_table_says_same_different_or_undecided_from_the_games(
     assert different["difference (2 - 1)"].iloc[-1] == pytest.approx(20.0)
     assert check([(0.5, 0.52), (0.5, 0.52)], 100)["verdict"].iloc[-1] == "undecided"
     assert "Engine check" in ppaf2016.engine_check_summary(different)
+
+
+def test_the_engine_checks_engine_1_games_are_the_grids_own_where_both_stores_hold_them():
+    """A condition id names the same games in every store: the engine check's engine-1 cells are the grid's
+    conditions at the grid's seed, so each game both stores hold is the same game, move for move."""
+    from ppalib.store import ResultsStore
+    check = ResultsStore(paths.RESULTS / "ppaf2016_engine_check").load()
+    grid = ResultsStore(paths.RESULTS / "ppaf2016").load()
+    both = check.merge(grid, on=["condition_id", "game_index"], suffixes=("_check", "_grid"))
+    assert len(both) == 1600  # 16 cells x the grid's 100 games
+    assert (both["moves_check"] == both["moves_grid"]).all() and (both["seed_check"] == both["seed_grid"]).all()
