@@ -236,6 +236,14 @@ def stored_condition(record) -> Condition:
                      game_options=tuple(json.loads(record["game_options"]).items()))
 
 
+def at_engine_one(condition: Condition) -> Condition:
+    """``condition`` with each learned-playout agent (PPA, PPAF, MAST, MASTF) at ``playout_engine`` 1, the engine of
+    every committed game: the counterpart an engine-2 condition is costed and checked against."""
+    def one(agent):
+        return replace(agent, playout_engine=1) if getattr(agent, "playout_engine", 1) != 1 else agent
+    return replace(condition, agent=one(condition.agent), opponent=one(condition.opponent))
+
+
 def _agent_columns(role: str, agent: AgentConfig) -> dict:
     """The store's per-agent columns; a parameter the kind does not have is NaN."""
     params = agent.as_dict()

@@ -173,6 +173,7 @@ class BudgetScaler:
         """Both agents' searches of the start position as ``condition`` plays them over the same with every
         learned-playout agent at ``playout_engine`` 1 (``at_engine_one``): measured once per shape and budgets
         (``shape_of``), on the first condition of that shape asked for (its alpha or k)."""
+        from .experiments import at_engine_one
         from .games import make_game
         key = (_condition_shape(condition), condition.agent.playouts, condition.opponent.playouts)
         if key not in self._engine:
@@ -181,13 +182,6 @@ class BudgetScaler:
             self._engine[key] = ((self._seconds_of(game, condition.agent) + self._seconds_of(game, condition.opponent))
                                  / (self._seconds_of(game, lists.agent) + self._seconds_of(game, lists.opponent)))
         return self._engine[key]
-
-
-def at_engine_one(condition):
-    """``condition`` with each learned-playout agent at ``playout_engine`` 1 (the engine of every stored game)."""
-    def one(agent):
-        return dataclasses.replace(agent, playout_engine=1) if getattr(agent, "playout_engine", 1) != 1 else agent
-    return dataclasses.replace(condition, agent=one(condition.agent), opponent=one(condition.opponent))
 
 
 # ---- notebooks that play a grid of conditions --------------------------------------------------------------------
@@ -200,7 +194,7 @@ def condition_cost(condition, timings: pd.DataFrame, scale: Callable) -> tuple[f
     """(seconds a game, longest game, source, basis) of ``condition`` from the stored ``timings``; ``scale(stored
     condition, agent playouts, opponent playouts)``: the measured cost ratio of a stored condition at other budgets
     (``BudgetScaler``)."""
-    from .experiments import stored_condition
+    from .experiments import at_engine_one, stored_condition
     if condition.id in timings.index:
         row = timings.loc[condition.id]
         return row["seconds_per_game"], row["longest"], "stored", f"{row['games']} stored games"

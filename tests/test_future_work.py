@@ -277,3 +277,19 @@ def test_the_smoke_preset_of_notebook_05_runs_end_to_end(tmp_path):
         assert f"**{name}" in findings or f"Head to head, {name}" in findings, name
     stored = pd.concat(pd.read_parquet(p) for p in (tmp_path / "r").glob("part-*.parquet"))
     assert len(stored) == 2 * len(fw.cells(fw.settings("smoke"))) and np.isin(stored["agent_result"], [0, 0.5, 1]).all()
+
+
+def test_the_engine_check_plays_parts_1_and_2_of_the_four_games_at_the_other_engine_at_the_smallest_budget(tmp_path):
+    s = fw.settings("quick")
+    check = fw.engine_check_experiment(tmp_path / "future_work", s)
+    assert check.results_dir == tmp_path / "future_work_engine_check" and check.seed == s["seed"]
+    assert {c.game for c in check.conditions} == set(fw.ENGINE_CHECK_GAMES) and len(check.conditions) == 12
+    assert {c.agent.playouts for c in check.conditions} == {1000} and check.games_per_condition == 100
+    assert all(c.agent.playout_engine == 2 and c.opponent.playout_engine == 2 for c in check.conditions)
+    grid = fw.make_experiment(tmp_path / "future_work", "quick")
+    from ppalib.experiments import at_engine_one
+    assert {at_engine_one(c).id for c in check.conditions} <= {c.id for c in grid.conditions}
+    assert fw.engine_check_experiment(tmp_path, {**s, "engine_check_games": 0}) is None
+    assert fw.engine_check_experiment(tmp_path, {**s, "games": ["breakthrough"]}) is None
+    # the paper preset plays engine 2 already: no check
+    assert fw.engine_check_experiment(tmp_path, fw.settings("paper")) is None

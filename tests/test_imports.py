@@ -14,7 +14,7 @@ LAYERS = [
     {"kernels"},
     {"agents", "store"},
     {"training", "experiments", "dask_executor", "until_decided"},
-    {"report"},
+    {"report", "engine_check"},
     {"papers"},
     # the front ends: the CLI, reproduce, the explorer (which reads agents as the CLI's --agent) and the Jupyter
     # server's save hook that keeps source notebooks clean

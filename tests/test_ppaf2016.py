@@ -90,7 +90,8 @@ def _games(condition, results):
     from ppalib.experiments import _agent_columns
     return pd.DataFrame([{"condition_id": condition.id, "game_index": i, "game": condition.game, "size": condition.size,
                           **_agent_columns("agent", condition.agent), **_agent_columns("opponent", condition.opponent),
-                          "agent_result": float(r), "agent_params": json.dumps(condition.agent.as_dict()),
+                          "agent_result": float(r), "game_options": json.dumps(dict(condition.game_options)),
+                          "agent_params": json.dumps(condition.agent.as_dict()),
                           "opponent_params": json.dumps(condition.opponent.as_dict())}
                          for i, r in enumerate(results)])
 

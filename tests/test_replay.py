@@ -36,8 +36,8 @@ each store's ``code_version`` column):
   hundred evaluation cells differ mostly by policy (checkpoint, strategy), so it is sampled (``ONE_PER_SHAPE``): the
   cheapest condition of each game, agent kind and budgets is replayed, not every condition (their ids are all
   rebuilt by tests/test_condition_ids.py).
-* ppaf2016_engine_check (notebook 02's engine check: its cells of Tables 1, 5, 6, 10 at playout engines 1 and 2)
-  replays exactly, both engines.
+* ppaf2016_engine_check and future_work_engine_check (the engine checks of notebooks 02 and 05: cells at playout
+  engines 1 and 2) replay exactly, both engines.
 
 A change that alters random draws must rerun the affected cells in the same change (or add them to ``STALE``
 with the reason).
@@ -53,7 +53,7 @@ from ppalib import paths
 from ppalib.experiments import play_game, stored_condition
 
 PAPERS = ("ppa2015", "ppaf2016", "adaptive_rave2013", "soemers2019", "future_work", "soemers2019_budget",
-          "ppaf2016_engine_check")
+          "ppaf2016_engine_check", "future_work_engine_check")
 MAX_SECONDS = 3.0
 SECOND_SECONDS = 0.5
 

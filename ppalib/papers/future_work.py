@@ -68,7 +68,11 @@ the same draw law and adapt to rounding, not the same games, so it is part of th
 labels, other cell ids).  The paper preset plays engine 2 because it costs less even counting the committed games
 it cannot reuse: 41.1 CPU-hours left at engine 2 against 44.1 at engine 1 (47.1 in all; ``bench --presets``,
 2026-11-28); engine 2 is faster at Atarigo and Nogo, the same in the Breakthrough family, about even at
-Domineering.  The Cashing Checks cells have no learned playouts and keep their games.
+Domineering.  The Cashing Checks cells have no learned playouts and keep their games.  Whether the engines give
+the same results with these agents (GRAVE's AMAF statistics, a kept policy, PPAF on both sides) is measured: the
+quick preset's engine check (``engine_check_experiment``, ``engine_check_games`` = 100) replays its parts 1 and 2
+cells of Atarigo, Domineering, Misere Domineering and Nogo at 1,000 playouts at engine 2, and
+``engine_check_table`` compares them with the grid's engine-1 games (``ppalib.engine_check``).
 """
 from __future__ import annotations
 
@@ -79,7 +83,7 @@ import pandas as pd
 
 from ..agents import NODE_PLAYOUTS, make_agent
 from ..experiments import Condition, Experiment, check_int
-from . import (C, GAMES_PER_BUDGET, MAX_PLAYOUTS, PLAYOUT_ENGINE, SEED, UNTIL_DECIDED, Param,
+from . import (C, GAMES_PER_BUDGET, MAX_GAMES, MAX_PLAYOUTS, PLAYOUT_ENGINE, SEED, UNTIL_DECIDED, Param,
                check_games_per_budget, games_per_playouts, integer, number, resolve_settings)
 
 NAME = "future_work"
@@ -103,11 +107,12 @@ RAVE_SETTINGS = {"never": dict(rave_rate=0.0), "always": dict(rave_rate=1.0), "r
 
 PRESETS = {
     "smoke": dict(games=["breakthrough", "nogo"], size=5, playouts=[20], games_per_cell=2, rave_games=list(RAVE_GAMES),
-                  rave_playouts=100, sum_playouts=100, node_playouts=[10.0, 50.0]),
+                  rave_playouts=100, sum_playouts=100, node_playouts=[10.0, 50.0], engine_check_games=2),
     "quick": dict(games=GAMES, size=8, playouts=[1000, 10000], games_per_cell=[100, 20], rave_games=list(RAVE_GAMES),
-                  rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0]),
+                  rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0], engine_check_games=100),
     "paper": dict(games=GAMES, size=8, playouts=[1000, 10000], games_per_cell=500, rave_games=list(RAVE_GAMES),
-                  rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0], playout_engine=2),
+                  rave_playouts=2000, sum_playouts=10000, node_playouts=[10.0, 50.0, 200.0], playout_engine=2,
+                  engine_check_games=0),
 }
 #: Games until decided (``papers.UNTIL_DECIDED``), for the board-game cells at the largest budget against PPAF:
 #: off unless asked; then 16 games a batch up to 160 a cell.
@@ -127,6 +132,7 @@ PARAMETERS = {
     "k_rave": number(0),
     "seed": SEED,
     "playout_engine": PLAYOUT_ENGINE,
+    "engine_check_games": integer(0, MAX_GAMES),  # 0: no engine check
     **UNTIL_DECIDED,
 }
 
@@ -195,6 +201,52 @@ def cells(s: dict) -> pd.DataFrame:
                           zip(frame["game"], frame["size"], frame["options"], frame["agent"], frame["opponent"])]
     frame["condition_id"] = [c.id for c in frame["condition"]]
     return frame
+
+
+#: The board games whose two playout engines play different games (an incremental legal set; elsewhere engine 2
+#: plays as engine 1): the engine check's.
+ENGINE_CHECK_GAMES = ("atarigo", "domineering", "misere_domineering", "nogo")
+
+
+def engine_check_folder(results_dir) -> Path:
+    """Where the engine check of the grid stored in ``results_dir`` is stored: a sibling folder."""
+    results_dir = Path(results_dir)
+    return results_dir.parent / f"{results_dir.name}_engine_check"
+
+
+def engine_check_experiment(results_dir, s: dict) -> Experiment | None:
+    """The engine check of the settings ``s``: the grid's parts 1 and 2 cells (PPA+GRAVE, PPAF+GRAVE, the kept
+    policy, each against PPAF) of ``ENGINE_CHECK_GAMES`` at the smallest ``playouts``, with every learned-playout
+    agent at the *other* engine than the grid's, ``engine_check_games`` games a cell, at the grid's seed (a condition
+    id names the same games in every store), stored in ``engine_check_folder(results_dir)``; None when
+    ``engine_check_games`` is 0 or no such game is asked for.  Compared with the grid's own games of the same cells
+    (``engine_check_table``): GRAVE's AMAF statistics and a policy kept between moves are parts of these agents that
+    notebook 02's check does not play."""
+    if not s["engine_check_games"] or not set(ENGINE_CHECK_GAMES) & set(s["games"]):
+        return None
+    other = {**s, "games": [g for g in s["games"] if g in ENGINE_CHECK_GAMES], "playouts": [min(s["playouts"])],
+             "rave_games": [], "playout_engine": 3 - s["playout_engine"]}
+    grid = cells(other)
+    conditions = list(dict.fromkeys(grid.loc[grid["part"].isin(["grave", "kept_policy"]), "condition"]))
+    return Experiment(f"{NAME}_engine_check", tuple(conditions), s["engine_check_games"], s["seed"],
+                      engine_check_folder(results_dir))
+
+
+def engine_check_table(games: pd.DataFrame) -> pd.DataFrame:
+    """The engine check compared cell by cell and pooled (``ppalib.engine_check.check_table``) over ``games``: the
+    grid's and the check's stored games together; each cell named by its series, game and playouts."""
+    from ..engine_check import check_table
+    names = {"ppa_grave": "PPA+GRAVE", "ppaf_grave": "PPAF+GRAVE", "ppaf_kept": "PPAF, policy kept"}
+
+    def labels(condition):
+        agent = condition.agent
+        series = ("ppa_grave" if agent.kind == "ppa" else "ppaf_grave" if agent.grave else
+                  "ppaf_kept" if agent.keep_policy else agent.kind)
+        return {"game": condition.game, "series": names.get(series, series), "playouts": agent.playouts}
+    table = check_table(games[games["agent"].isin(["ppa", "ppaf"])], labels)
+    if "playouts" in table:
+        table["playouts"] = table["playouts"].astype("Int64")  # the pooled row has none
+    return table
 
 
 def make_experiment(results_dir, preset: str = "quick", **overrides) -> Experiment:

@@ -28,7 +28,7 @@ engine 1) and 0.9-1.15 at Domineering.  Whether the two engines give the same re
 quick preset's *engine check* (``engine_check_experiment``, ``engine_check_games`` = 200 a cell and engine) plays its
 cells of Tables 1, 5, 6 and 10 (Atarigo, Domineering, Misere Domineering, Nogo: the games where the engines' games
 differ) at both engines, and ``engine_check_table`` compares them cell by cell and pooled against
-``ENGINE_CHECK_MARGIN``.
+``ppalib.engine_check.MARGIN``.
 
 The quick preset also plays, at the paper's 10,000 playouts (``claims_playouts``), the cells the paper's claims
 rest on (``claim_cells``: each algorithm's best cell against UCT in the games of ``CLAIMS``, and MAST's and MASTF's
@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .. import paths
@@ -191,11 +190,6 @@ def decision_cells(experiment: Experiment, s: dict) -> pd.DataFrame:
 #: The tables whose game keeps an incremental legal set (Atarigo, Domineering, Misere Domineering, Nogo), where the
 #: two playout engines play different games; elsewhere engine 2 plays as engine 1.
 ENGINE_CHECK_TABLES = (1, 5, 6, 10)
-#: The engine check's equivalence margin (points): the pooled win rates of the two engines are "the same" when the
-#: 95% interval of their difference lies inside +-this.
-ENGINE_CHECK_MARGIN = 5.0
-
-
 def engine_check_folder(results_dir) -> Path:
     """Where the engine check of the grid stored in ``results_dir`` is stored: a sibling folder (its own store,
     replayed by the tests as every committed store is)."""
@@ -227,93 +221,31 @@ def engine_check_experiment(results_dir, s: dict) -> Experiment | None:
                       engine_check_folder(results_dir))
 
 
-def _engine_of(frame: pd.DataFrame) -> pd.Series:
-    import json
-    return pd.Series([max(int(json.loads(p).get("playout_engine", 1)) for p in pair if json.loads(p).get("kind")
-                          in ("ppa", "ppaf", "mast", "mastf"))
-                      for pair in zip(frame["agent_params"], frame["opponent_params"])], index=frame.index)
-
-
-def engine_check_table(check: pd.DataFrame) -> pd.DataFrame:
-    """The engine check's games (``engine_check_experiment``), a row per cell: each engine's games, win rate and
-    Wilson interval, the difference (engine 2 minus engine 1, points) with its 95% interval (Newcombe's hybrid
-    score), Fisher's exact two-sided p and Holm's correction over the cells.  A last row pools every cell's games
-    (as many on both sides in each cell, so pooling weighs the cells alike), judged against
-    ``ENGINE_CHECK_MARGIN``: "the same" when the interval lies inside +-margin, "different" when it excludes 0,
-    "undecided" otherwise; a cell is "different" when its Holm-corrected p is below 5%."""
-    from scipy.stats import fisher_exact
-    from statsmodels.stats.multitest import multipletests
-    from statsmodels.stats.proportion import confint_proportions_2indep
-    from ..report import wilson_interval
-    columns = ["table", "game", "algorithm", "value", "opponent", "playouts", "engine 1 games", "engine 1 win %",
-               "engine 1 95% interval", "engine 2 games", "engine 2 win %", "engine 2 95% interval",
-               "difference (2 - 1)", "difference 95% interval", "p (Fisher)", "p (Holm)", "verdict"]
-    if not len(check):
-        return pd.DataFrame(columns=columns)
-    keys = ["game", "algorithm", "value", "opponent", "opponent_alpha", "playouts"]
-    games = check.assign(algorithm=check["agent"], playouts=check["agent_playouts"],
-                         value=check["agent_alpha"].where(check["agent"].str.startswith("ppa"), check["agent_k"]),
-                         opponent_alpha=check["opponent_alpha"].where(check["opponent"] == "ppaf").fillna(-1.0),
-                         engine=_engine_of(check))
-    per = games.groupby(keys + ["engine"], sort=False)["agent_result"].agg(["size", "sum"]).unstack("engine")
-    per = per.dropna()  # a cell needs both engines
+def engine_check_table(games: pd.DataFrame) -> pd.DataFrame:
+    """The engine check's games (``engine_check_experiment``) compared cell by cell and pooled
+    (``ppalib.engine_check.check_table``), each cell named by its table, game, algorithm, parameter, opponent and
+    playouts."""
+    from ..engine_check import check_table
     paper = paper_cells()
-    rows = []
-    for key, r in per.iterrows():
-        cell = dict(zip(keys, key))
-        table = paper[(paper["game"] == cell["game"]) & (paper["algorithm"] == cell["algorithm"])
-                      & (paper["value"] == cell["value"]) & (paper["opponent"] == cell["opponent"])]["table"]
-        rows.append({"table": int(table.iloc[0]) if len(table) else np.nan,
-                     **{k: cell[k] for k in ("game", "algorithm", "value", "opponent", "playouts")},
-                     "w1": float(r[("sum", 1)]), "n1": int(r[("size", 1)]), "w2": float(r[("sum", 2)]),
-                     "n2": int(r[("size", 2)])})
-    out = pd.DataFrame(rows).sort_values(["table", "algorithm"], ignore_index=True)
-    pooled = out[["w1", "n1", "w2", "n2"]].sum()
-    out = pd.concat([out, pd.DataFrame([{"table": np.nan, "game": "all cells pooled", "algorithm": "",
-                                         "value": np.nan, "opponent": "", "playouts": np.nan, **pooled.to_dict()}])],
-                    ignore_index=True)
-    result = []
-    for r in out.itertuples(index=False):
-        low1, high1 = wilson_interval(r.w1, r.n1)
-        low2, high2 = wilson_interval(r.w2, r.n2)
-        wins1, wins2 = round(r.w1), round(r.w2)  # these games have no draws
-        low, high = confint_proportions_2indep(wins2, r.n2, wins1, r.n1, method="newcomb", compare="diff")
-        result.append({"engine 1 games": int(r.n1), "engine 1 win %": 100 * r.w1 / r.n1,
-                       "engine 1 95% interval": f"[{float(low1):.1f}, {float(high1):.1f}]",
-                       "engine 2 games": int(r.n2), "engine 2 win %": 100 * r.w2 / r.n2,
-                       "engine 2 95% interval": f"[{float(low2):.1f}, {float(high2):.1f}]",
-                       "difference (2 - 1)": 100 * (r.w2 / r.n2 - r.w1 / r.n1), "low": 100 * low, "high": 100 * high,
-                       "p (Fisher)": fisher_exact([[wins2, r.n2 - wins2], [wins1, r.n1 - wins1]])[1]})
-    table = pd.concat([out[["table", "game", "algorithm", "value", "opponent", "playouts"]], pd.DataFrame(result)],
-                      axis=1)
-    is_cell = (table["game"] != "all cells pooled").to_numpy()
-    table["p (Holm)"] = np.nan
-    table.loc[is_cell, "p (Holm)"] = multipletests(table.loc[is_cell, "p (Fisher)"], method="holm")[1]
-    margin = ENGINE_CHECK_MARGIN
-    table["verdict"] = [
-        ("different" if p_holm < 0.05 else "no difference detected") if cell else
-        (f"the same (within ±{margin:g})" if -margin < low and high < margin else
-         "different" if low > 0 or high < 0 else "undecided")
-        for cell, p_holm, low, high in zip(is_cell, table["p (Holm)"], table["low"], table["high"])]
-    table["difference 95% interval"] = [f"[{low:+.1f}, {high:+.1f}]" for low, high in zip(table["low"], table["high"])]
-    table["table"] = table["table"].astype("Int64")  # the pooled row has none
-    table["playouts"] = table["playouts"].astype("Int64")
-    return table[columns]
+
+    def labels(condition):
+        value = condition.agent.alpha if condition.agent.kind.startswith("ppa") else condition.agent.k
+        table = paper[(paper["game"] == condition.game) & (paper["algorithm"] == condition.agent.kind)
+                      & (paper["value"] == value) & (paper["opponent"] == condition.opponent.kind)]["table"]
+        return {"table": int(table.iloc[0]) if len(table) else None, "game": condition.game,
+                "algorithm": condition.agent.kind, "value": value, "opponent": condition.opponent.kind,
+                "playouts": condition.agent.playouts}
+    table = check_table(games, labels)
+    for column in ("table", "playouts"):
+        if column in table:
+            table[column] = table[column].astype("Int64")  # the pooled row has none
+    return table
 
 
 def engine_check_summary(table: pd.DataFrame) -> str:
-    """The engine check in a sentence (Markdown), from ``engine_check_table``: the pooled row's rates, difference,
-    interval and verdict, and how many cells differ after Holm's correction."""
-    if not len(table):
-        return "*No engine-check games stored.*"
-    pooled = table[table["game"] == "all cells pooled"].iloc[0]
-    cells = table[table["game"] != "all cells pooled"]
-    differ = int((cells["verdict"] == "different").sum())
-    return (f"**Engine check**: pooled over {len(cells)} cells ({int(pooled['engine 2 games']):,} games at engine 2, "
-            f"{int(pooled['engine 1 games']):,} at engine 1), engine 2's agents won {pooled['engine 2 win %']:.1f}% "
-            f"and engine 1's {pooled['engine 1 win %']:.1f}%: a difference of {pooled['difference (2 - 1)']:+.1f} "
-            f"points, 95% interval {pooled['difference 95% interval']}, **{pooled['verdict']}**; {differ} of "
-            f"{len(cells)} cells differ at 5% after Holm's correction.")
+    """The engine check in a sentence (``ppalib.engine_check.check_summary``)."""
+    from ..engine_check import check_summary
+    return check_summary(table)
 
 
 # ---- tables, claims and figures ------------------------------------------------------------------------------
