@@ -3,7 +3,8 @@
 How a preset's cost is predicted (``METHOD``, printed under the table; ``--detail`` lists every cell and its source):
 
 * The games a preset plans are those of its experiment (``paper.make_experiment(..., preset).planned()``),
-  counted per condition.
+  counted per condition, and those of its engine check where it has one (``paper.engine_check_experiment``:
+  notebooks 02 and 05, a stage of its own).
 * **stored**: a condition with stored games (in any store under ``data/results``: a condition id names the same
   games whichever notebook plays them) costs the mean ``seconds`` of its stored games, the wall time of each game
   in its worker as the code version that played it measured it.  A game over ``CLIP_FACTOR`` times its
@@ -233,14 +234,20 @@ def predict_grid(notebook: str, preset: str, timings: pd.DataFrame, scale: Calla
     paper = paper_module(notebook)
     with tempfile.TemporaryDirectory() as folder:  # nothing is written there: the plan only
         experiment = paper.make_experiment(Path(folder) / "plan", preset)
-        counts = collections.Counter(condition.id for condition, _ in experiment.planned())
+        # a paper whose preset also checks its playout engines (notebooks 02, 05) plays that check after the grid
+        check = (paper.engine_check_experiment(Path(folder) / "plan", paper.settings(preset))
+                 if hasattr(paper, "engine_check_experiment") else None)
     cells = []
-    for condition in experiment.conditions:
-        per_game, longest, source, basis = condition_cost(condition, timings, scale)
-        label = f"{condition.agent.label} vs {condition.opponent.label} at {condition.game} {condition.size}"
-        stored = int(timings.loc[condition.id, "games"]) if condition.id in timings.index else 0
-        cells.append(Cell(notebook, preset, "games", label, counts[condition.id], per_game, longest, source, basis,
-                          min(stored, counts[condition.id])))
+    for stage, planned in (("games", experiment), ("engine check", check)):
+        if planned is None:
+            continue
+        counts = collections.Counter(condition.id for condition, _ in planned.planned())
+        for condition in planned.conditions:
+            per_game, longest, source, basis = condition_cost(condition, timings, scale)
+            label = f"{condition.agent.label} vs {condition.opponent.label} at {condition.game} {condition.size}"
+            stored = int(timings.loc[condition.id, "games"]) if condition.id in timings.index else 0
+            cells.append(Cell(notebook, preset, stage, label, counts[condition.id], per_game, longest, source,
+                              basis, min(stored, counts[condition.id])))
     return cells
 
 

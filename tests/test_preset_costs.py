@@ -164,3 +164,19 @@ def test_notebook_04s_paper_preset_is_the_budget_runs_extrapolation_stage_by_sta
         table.loc[table["stage"] == "total", "wall hours, 16 cores"].iloc[0], abs=0.1 * len(cells))
     with pytest.raises(ValueError, match="extrapolate"):
         predict_feature_biasing_paper(soemers2019.budget_run(tmp_path / "absent") | {"paper_cost": pd.DataFrame()})
+
+
+def test_a_preset_with_an_engine_check_plans_its_games_as_a_stage_of_their_own(tmp_path):
+    from ppalib.papers import ppaf2016
+    s = ppaf2016.settings("smoke")
+    grid = ppaf2016.make_experiment(tmp_path / "plan", "smoke")
+    check = ppaf2016.engine_check_experiment(tmp_path / "plan", s)
+    store = ResultsStore(tmp_path / "x")
+    for condition in dict.fromkeys(grid.conditions + check.conditions):
+        store.append(_records(condition, [1.0]))
+    cells = predict_grid("02_ppaf_2016", "smoke", load_timings(tmp_path), _no_scale)
+    stages = {stage: sum(c.games for c in cells if c.stage == stage) for stage in ("games", "engine check")}
+    assert stages == {"games": len(grid.conditions) * s["games_per_cell"],
+                      "engine check": len(check.conditions) * s["engine_check_games"]}
+    assert not [c for c in predict_grid("02_ppaf_2016", "smoke", load_timings(tmp_path), _no_scale)
+                if c.stage == "engine check" and c.source != "stored"]
