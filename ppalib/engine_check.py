@@ -10,12 +10,14 @@ its games of index below the smaller side's count, so both have as many and pool
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from .experiments import at_engine_one, stored_condition
+from .games import GAMES
 
 #: Points: the pooled win rates of the two engines are "the same" when the 95% interval of their difference lies
 #: inside +-MARGIN.
@@ -26,6 +28,19 @@ POOLED = "all cells pooled"
 COLUMNS = ["engine 1 games", "engine 1 win %", "engine 1 95% interval", "engine 2 games", "engine 2 win %",
            "engine 2 95% interval", "difference (2 - 1)", "difference 95% interval", "p (Fisher)", "p (Holm)",
            "verdict"]
+
+
+def engines_differ(game: str) -> bool:
+    """Whether the two engines play different games at ``game``: its module keeps an incremental legal set (the
+    contract's ``num_slots``...); elsewhere engine 2 plays as engine 1, move for move."""
+    return getattr(GAMES[game].module, "num_slots", None) is not None
+
+
+def folder(results_dir) -> Path:
+    """Where the engine check of the grid stored in ``results_dir`` is stored: a sibling folder, its own store
+    (replayed by the tests as every committed store is)."""
+    results_dir = Path(results_dir)
+    return results_dir.parent / f"{results_dir.name}_engine_check"
 
 
 def engine_of(params: str) -> int | None:
@@ -115,4 +130,4 @@ def check_summary(table: pd.DataFrame) -> str:
             f"{len(cells)} cells differ at 5% after Holm's correction.")
 
 
-__all__ = ["MARGIN", "LEARNED_KINDS", "engine_of", "check_table", "check_summary"]
+__all__ = ["MARGIN", "LEARNED_KINDS", "engines_differ", "folder", "engine_of", "check_table", "check_summary"]

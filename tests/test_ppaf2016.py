@@ -130,7 +130,8 @@ def test_the_engine_check_table_says_same_different_or_undecided_from_the_games(
     assert different["verdict"].iloc[-1] == "different" and (different["verdict"].iloc[:-1] == "different").all()
     assert different["difference (2 - 1)"].iloc[-1] == pytest.approx(20.0)
     assert check([(0.5, 0.52), (0.5, 0.52)], 100)["verdict"].iloc[-1] == "undecided"
-    assert "Engine check" in ppaf2016.engine_check_summary(different)
+    from ppalib.engine_check import check_summary
+    assert "Engine check" in check_summary(different)
 
 
 def test_the_engine_checks_engine_1_games_are_the_grids_own_where_both_stores_hold_them():

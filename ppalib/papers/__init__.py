@@ -234,27 +234,23 @@ def code_versions_line(frame) -> str:
         for version, r in per.iterrows()) + "."
 
 
-#: The agent kinds whose playouts are learned (``ppalib.agents.learned``): the ones ``playout_engine`` applies to.
-LEARNED_KINDS = ("ppa", "ppaf", "mast", "mastf")
-
-
 def playout_engines_line(frame) -> str:
     """Which playout engine played the stored games of ``frame`` that have a learned-playout agent (PPA, PPAF, MAST,
     MASTF; ``PLAYOUT_ENGINE``): per engine its games and cells (condition ids); "" when none has one."""
-    import json
-    rows = {}
-    for cid, agent, opponent in zip(frame["condition_id"], frame["agent_params"], frame["opponent_params"]):
-        params = [p for p in (json.loads(agent), json.loads(opponent)) if p.get("kind") in LEARNED_KINDS]
-        if params:
-            engine = max(int(p.get("playout_engine", 1)) for p in params)
-            games, cells = rows.setdefault(engine, [0, set()])
-            rows[engine][0] = games + 1
-            cells.add(cid)
+    from ..engine_check import engine_of
+    rows = {}  # engine -> [games, cells]
+    for _, games in frame.groupby("condition_id", sort=False):  # a condition's agents are those of its first game
+        first = games.iloc[0]
+        engines = {engine_of(first["agent_params"]), engine_of(first["opponent_params"])} - {None}
+        if engines:
+            row = rows.setdefault(max(engines), [0, 0])
+            row[0] += len(games)
+            row[1] += 1
     if not rows:
         return ""
     names = {1: "engine 1 (each ply's move list)", 2: "engine 2 (sum trees kept move by move)"}
     return "Learned playouts: " + "; ".join(f"{names.get(e, f'engine {e}')} {rows[e][0]:,} games in "
-                                             f"{len(rows[e][1])} cells" for e in sorted(rows)) + "."
+                                             f"{rows[e][1]} cells" for e in sorted(rows)) + "."
 
 
 def key_value(text: str) -> tuple[str, object]:

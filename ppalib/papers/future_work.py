@@ -203,33 +203,25 @@ def cells(s: dict) -> pd.DataFrame:
     return frame
 
 
-#: The board games whose two playout engines play different games (an incremental legal set; elsewhere engine 2
-#: plays as engine 1): the engine check's.
-ENGINE_CHECK_GAMES = ("atarigo", "domineering", "misere_domineering", "nogo")
-
-
-def engine_check_folder(results_dir) -> Path:
-    """Where the engine check of the grid stored in ``results_dir`` is stored: a sibling folder."""
-    results_dir = Path(results_dir)
-    return results_dir.parent / f"{results_dir.name}_engine_check"
-
-
 def engine_check_experiment(results_dir, s: dict) -> Experiment | None:
     """The engine check of the settings ``s``: the grid's parts 1 and 2 cells (PPA+GRAVE, PPAF+GRAVE, the kept
-    policy, each against PPAF) of ``ENGINE_CHECK_GAMES`` at the smallest ``playouts``, with every learned-playout
+    policy, each against PPAF) at the smallest ``playouts`` of the games where the engines' games differ
+    (``engine_check.engines_differ``: Atarigo, Domineering, Misere Domineering, Nogo), with every learned-playout
     agent at the *other* engine than the grid's, ``engine_check_games`` games a cell, at the grid's seed (a condition
-    id names the same games in every store), stored in ``engine_check_folder(results_dir)``; None when
+    id names the same games in every store), stored in ``engine_check.folder(results_dir)``; None when
     ``engine_check_games`` is 0 or no such game is asked for.  Compared with the grid's own games of the same cells
     (``engine_check_table``): GRAVE's AMAF statistics and a policy kept between moves are parts of these agents that
     notebook 02's check does not play."""
-    if not s["engine_check_games"] or not set(ENGINE_CHECK_GAMES) & set(s["games"]):
+    from ..engine_check import engines_differ, folder
+    games = [g for g in s["games"] if engines_differ(g)]
+    if not s["engine_check_games"] or not games:
         return None
-    other = {**s, "games": [g for g in s["games"] if g in ENGINE_CHECK_GAMES], "playouts": [min(s["playouts"])],
-             "rave_games": [], "playout_engine": 3 - s["playout_engine"]}
+    other = {**s, "games": games, "playouts": [min(s["playouts"])], "rave_games": [],
+             "playout_engine": 3 - s["playout_engine"]}
     grid = cells(other)
     conditions = list(dict.fromkeys(grid.loc[grid["part"].isin(["grave", "kept_policy"]), "condition"]))
     return Experiment(f"{NAME}_engine_check", tuple(conditions), s["engine_check_games"], s["seed"],
-                      engine_check_folder(results_dir))
+                      folder(results_dir))
 
 
 def engine_check_table(games: pd.DataFrame) -> pd.DataFrame:

@@ -186,39 +186,32 @@ def decision_cells(experiment: Experiment, s: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).drop_duplicates("condition_id").query("condition_id in @ids")
 
 
-# ---- the engine check: the same cells at the other playout engine --------------------------------------------
-#: The tables whose game keeps an incremental legal set (Atarigo, Domineering, Misere Domineering, Nogo), where the
-#: two playout engines play different games; elsewhere engine 2 plays as engine 1.
-ENGINE_CHECK_TABLES = (1, 5, 6, 10)
-def engine_check_folder(results_dir) -> Path:
-    """Where the engine check of the grid stored in ``results_dir`` is stored: a sibling folder (its own store,
-    replayed by the tests as every committed store is)."""
-    results_dir = Path(results_dir)
-    return results_dir.parent / f"{results_dir.name}_engine_check"
-
-
+# ---- the engine check: the same cells at both playout engines ------------------------------------------------
 def engine_check_experiment(results_dir, s: dict) -> Experiment | None:
-    """The engine check of the settings ``s`` (``settings``): the grid's cells of ``ENGINE_CHECK_TABLES`` at
-    ``playouts``, each played with every learned-playout agent at engine 1 and at engine 2, ``engine_check_games``
-    games a cell and engine, stored in ``engine_check_folder(results_dir)``; None when ``engine_check_games`` is 0
-    or no such table is asked for.  Its experiment seed is the grid's, so that a condition id names the same games in
+    """The engine check of the settings ``s`` (``settings``): the grid's cells at ``playouts`` of the games where the
+    engines' games differ (``engine_check.engines_differ``: Tables 1, 5, 6 and 10, Atarigo, Domineering, Misere
+    Domineering, Nogo), each played with every learned-playout agent at engine 1 and at engine 2,
+    ``engine_check_games`` games a cell and engine, stored in ``engine_check.folder(results_dir)``; None when
+    ``engine_check_games`` is 0 or no such game is asked for.  Its experiment seed is the grid's, so that a condition id names the same games in
     every store: its engine-1 cells are the grid's own conditions, their first ``games_per_cell`` games the grid's
     (replayed here, the same moves), the rest as the grid would grow them; the engine-2 cells are new."""
-    tables = [t for t in s["tables"] if t in ENGINE_CHECK_TABLES]
-    if not s["engine_check_games"] or not tables:
-        return None
+    from ..engine_check import engines_differ, folder
     conditions = []
-    for engine in (1, 2):
-        at = {**s, "tables": tables, "playout_engine": engine}
+    for engine in (1, 2) if s["engine_check_games"] else ():
+        at = {**s, "playout_engine": engine}
         for cell in selected_cells(at).itertuples():
+            if not engines_differ(cell.game):
+                continue
             opponent = (make_agent("uct", s["playouts"], c=s["c"]) if cell.opponent == "uct"
                         else _agent("ppaf", cell.opponent_alpha, s["playouts"], at))
             condition = Condition(cell.game, s["size"], _agent(cell.algorithm, cell.value, s["playouts"], at),
                                   opponent)
             if condition not in conditions:
                 conditions.append(condition)
+    if not conditions:
+        return None
     return Experiment(f"{NAME}_engine_check", tuple(conditions), s["engine_check_games"], s["seed"],
-                      engine_check_folder(results_dir))
+                      folder(results_dir))
 
 
 def engine_check_table(games: pd.DataFrame) -> pd.DataFrame:
@@ -240,12 +233,6 @@ def engine_check_table(games: pd.DataFrame) -> pd.DataFrame:
         if column in table:
             table[column] = table[column].astype("Int64")  # the pooled row has none
     return table
-
-
-def engine_check_summary(table: pd.DataFrame) -> str:
-    """The engine check in a sentence (``ppalib.engine_check.check_summary``)."""
-    from ..engine_check import check_summary
-    return check_summary(table)
 
 
 # ---- tables, claims and figures ------------------------------------------------------------------------------
