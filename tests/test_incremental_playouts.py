@@ -8,7 +8,8 @@ Three checks, on every game that keeps an incremental legal set, with and withou
   the positions; the same test rejects a uniform law, so it can fail);
 * the adapt step by intervals (``learning.ppa_adapt_incremental``) equals Cazenave 2015's Alg. 4 as transcribed
   in ``tests/reference_mcts.py`` (replaying the playout's moves and listing each ply's moves), to within
-  ``ADAPT_TOLERANCE``, on 100 seeded playouts per game and code kind (1,600 playouts), from varied positions.
+  ``ADAPT_TOLERANCE``, on 100 seeded playouts per game and code kind (2,600 playouts), from varied positions,
+  each after 0-4 plies played as a search's descent plays its tree's moves (``incremental.tree_ply``).
 """
 import math
 
@@ -50,6 +51,22 @@ def _random_position(game, rng, plies):
             break
         state = following
     return state
+
+
+def _random_moves(game, state, rng, plies):
+    """Up to ``plies`` uniformly random moves from ``state`` (fewer if the game would end), as int64[]."""
+    moves = []
+    for _ in range(plies):
+        legal = game.legal_moves(state)
+        if len(legal) == 0:
+            break
+        move = int(legal[int(rng.integers(len(legal)))])
+        following = game.play(state, move)
+        if following[H_WINNER] != ONGOING:
+            break
+        moves.append(move)
+        state = following
+    return np.array(moves, dtype=np.int64)
 
 
 def _listed_leaves(game, state, weight, with_context, slots):
@@ -128,9 +145,12 @@ def test_adapt_by_intervals_equals_literal_algorithm_4_on_seeded_playouts(name, 
     wins = 0
     for playout in range(100):
         root = _random_position(game, numpy_rng, int(numpy_rng.integers(0, 6)))
+        # the plies of a search tree's descent before the playout (0-4: counted by intervals from the root)
+        prefix = _random_moves(game, root, numpy_rng, int(numpy_rng.integers(0, 5)))
         policy = numpy_rng.normal(0.0, 0.5, game.num_codes(with_context))
         reference.policy = policy.copy()
-        plies, winner = kernel.playout_then_adapt(game.spec, root, rng, policy, 0.7, with_context, moves)
+        plies, winner = kernel.playout_then_adapt(game.spec, root, rng, policy, 0.7, with_context, prefix, moves)
+        assert np.array_equal(moves[:len(prefix)], prefix)
         reference.adapt_ppa(int(winner), root.copy(), [int(m) for m in moves[:plies]])
         worst = max(worst, float(np.max(np.abs(policy - reference.policy))))
         wins += winner in (0, 1)

@@ -93,31 +93,81 @@ def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_co
 
 
 @noalloc_jit
-def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slots, size, trees, cur_code, open_ply,
-                  dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, ncodes,
-                  seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code, nseq, stop):
-    """Play Gibbs moves from ``state`` (ongoing, with legal moves) to the end (or until ``nseq`` reaches ``stop``:
-    tests), recording each ply as engine 1 does
-    (``seq_player``, ``seq_move``, ``seq_chosen``; ``seq_code`` for GRAVE); return the new ``nseq``.
-
-    A ply drawn from the tree gets an empty list in ``seq_off`` and adds ``1 / z`` to its mover's prefix sum
-    (``pref``, a row of ``pref.size // 2`` per player); a ply drawn from the game's list records its codes as
-    engine 1.  With ``learn_ppa``, each closed interval adds to ``acc`` (``learning.close_interval``); all are
-    closed at the end.  ``slots`` > 0 and ``size = sumtree.leaves_for(slots)``; ``seen`` (int64[slots + 1], zeros
-    at first) stamps the slots refreshed in a ply, its last entry counting the plies."""
+def start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, nseq):
+    """Fill both players' sum trees from ``state`` (every slot's code computed), open every slot's interval at ply
+    ``nseq`` and start both prefix sums there.  A PPA search does this at the root, so that the tree's plies are
+    counted by intervals too (``tree_ply``, ``advance``); MAST at the playout's first position."""
     row = pref.size // 2
-    start = nseq
     for player in range(2):
         base = 2 * player * size
         for slot in range(slots):
             code = slot_code(spec, state, slot, player, with_context)
             cur_code[player * slots + slot] = code
-            open_ply[player * slots + slot] = start
+            open_ply[player * slots + slot] = nseq
             trees[base + size + slot] = weight[code] if code >= 0 else 0.0
         for slot in range(slots, size):
             trees[base + size + slot] = 0.0
         sumtree.rebuild(trees, base, size)
-        pref[player * row + start] = 0.0
+        pref[player * row + nseq] = 0.0
+
+
+def _advance(spec, state, move, with_context, weight, learn_ppa, slots, size, trees, cur_code, open_ply, dirty, seen,
+            memo, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq):
+    """Play ``move`` (ply ``nseq - 1``, already recorded) and, unless the game ended, refresh the slots it made
+    dirty (``dirty_slots``), each once, their changed codes' intervals closed and reopened at ply ``nseq``."""
+    before_play(spec, state, move, memo)
+    game.play(spec, state, move)
+    if state[H_WINNER] != ONGOING:
+        return
+    count = dirty_slots(spec, state, move, with_context, memo, dirty)
+    seen[slots] += 1  # this ply's stamp: each dirty slot is refreshed once
+    for i in range(count):
+        slot = dirty[i]
+        if seen[slot] == seen[slots]:
+            continue
+        seen[slot] = seen[slots]
+        _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_code, open_ply, nseq,
+                 learn_ppa, pref, acc, acc_mark, acc_touched, acc_count, ncodes)
+
+
+# Inlined in the playout's loop; a call from the search's descent (inlined there, the Go family's refresh made the
+# whole search loop slower: measured +12% an iteration of PPA at Nogo 8x8).
+advance = inline_jit(_advance)
+descend = noalloc_jit(_advance)
+
+
+@inline_jit
+def tree_ply(slots, size, trees, cur_code, pref, mover, move, nseq):
+    """Ply ``nseq`` of the search tree's descent, whose ``move`` the selection chose: add ``1 / z`` of the mover's
+    sum tree to their prefix sum and return the move's code, so that Alg. 4 counts the ply by intervals as a
+    playout ply.  Return -1 when the ply must be recorded with its list instead (no slot legal for the mover, as
+    at Go's pass): then neither prefix sum grows, and the adapt walks that list."""
+    row = pref.size // 2
+    pref[(1 - mover) * row + nseq + 1] = pref[(1 - mover) * row + nseq]
+    z = trees[2 * mover * size + 1]
+    code = cur_code[mover * slots + move] if 0 <= move < slots else -1
+    if z > 0.0 and code >= 0:
+        pref[mover * row + nseq + 1] = pref[mover * row + nseq] + 1.0 / z
+        return code
+    pref[mover * row + nseq + 1] = pref[mover * row + nseq]
+    return -1
+
+
+@noalloc_jit
+def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slots, size, trees, cur_code, open_ply,
+                  dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, ncodes,
+                  seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code, nseq, stop):
+    """Play Gibbs moves from ``state`` (ongoing, with legal moves; its sum trees filled by ``start`` and kept by
+    ``advance`` since) to the end (or until ``nseq`` reaches ``stop``: tests), recording each ply as engine 1 does
+    (``seq_player``, ``seq_move``, ``seq_chosen``; ``seq_code`` for GRAVE); return the new ``nseq``.
+
+    A ply drawn from the tree gets an empty list in ``seq_off`` and adds ``1 / z`` to its mover's prefix sum
+    (``pref``, a row of ``pref.size // 2`` per player); a ply drawn from the game's list records its codes as
+    engine 1.  With ``learn_ppa``, each closed interval adds to ``acc`` (``learning.close_interval``); the
+    caller closes the open ones (``close_all``).  ``slots`` > 0 and ``size = sumtree.leaves_for(slots)``;
+    ``seen`` (int64[slots + 1], zeros at first) stamps the slots refreshed in a ply, its last entry counting the
+    plies."""
+    row = pref.size // 2
     while state[H_WINNER] == ONGOING and nseq < stop:
         mover = state[H_TO_MOVE]
         z = trees[2 * mover * size + 1]
@@ -143,31 +193,25 @@ def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slot
         seq_chosen[nseq] = code
         if grave:
             seq_code[nseq] = game.move_code(spec, state, move, False)
-        before_play(spec, state, move, memo)
-        game.play(spec, state, move)
         nseq += 1
-        if state[H_WINNER] != ONGOING:
-            break
-        count = dirty_slots(spec, state, move, with_context, memo, dirty)
-        seen[slots] += 1  # this ply's stamp: each dirty slot is refreshed once
-        for i in range(count):
-            slot = dirty[i]
-            if seen[slot] == seen[slots]:
-                continue
-            seen[slot] = seen[slots]
-            _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_code, open_ply, nseq,
-                     learn_ppa, pref, acc, acc_mark, acc_touched, acc_count, ncodes)
-    if learn_ppa:
-        for player in range(2):
-            # the adapt reads only the winner's sums: at the end of a game the loser's last intervals are left open
-            if state[H_WINNER] != ONGOING and state[H_WINNER] != player:
-                continue
-            for slot in range(slots):
-                j = player * slots + slot
-                if cur_code[j] >= 0:
-                    close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, cur_code[j], ncodes,
-                                   open_ply[j], nseq)
+        advance(spec, state, move, with_context, weight, learn_ppa, slots, size, trees, cur_code, open_ply, dirty,
+                seen, memo, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
     return nseq
+
+
+@noalloc_jit
+def close_all(state, slots, cur_code, open_ply, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq):
+    """Close the open intervals at the end of the sequence (ply ``nseq``), for the adapt: only the winner's, the one
+    ``ppa_adapt_incremental`` reads (at the end of a game the loser's are left open; an unfinished sequence, which
+    tests stop early, closes both)."""
+    for player in range(2):
+        if state[H_WINNER] != ONGOING and state[H_WINNER] != player:
+            continue
+        for slot in range(slots):
+            j = player * slots + slot
+            if cur_code[j] >= 0:
+                close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, cur_code[j], ncodes,
+                               open_ply[j], nseq)
 
 
 # ---- test kernels: one playout and its adapt, the tree after some plies --------------------------------------
@@ -187,18 +231,40 @@ def _buffers(spec, ncodes):
 
 
 @njit(cache=True)
-def playout_then_adapt(spec, root, rng, policy, alpha, with_context, seq_move_out):
-    """For tests: one engine-2 Gibbs playout from ``root`` (ongoing) on the weights ``exp(policy)``, then its
-    adapt (``learning.ppa_adapt_incremental``, k = 1) into ``policy``; the moves go to ``seq_move_out``.  Returns
-    (plies, winner)."""
+def playout_then_adapt(spec, root, rng, policy, alpha, with_context, prefix, seq_move_out):
+    """For tests: from ``root`` (ongoing), the moves ``prefix`` played as a PPA search plays its tree's descent
+    (``tree_ply``, ``advance``; a ply without a legal slot recorded with its list), then one engine-2 Gibbs
+    playout on the weights ``exp(policy)``, then the adapt (``learning.ppa_adapt_incremental``, k = 1) into
+    ``policy``; every move (the prefix's too) goes to ``seq_move_out``.  Returns (plies, winner)."""
     ncodes = policy.size
     (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
      acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes) = _buffers(spec, ncodes)
     weight = np.exp(policy)
     state = root.copy()
+    start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, 0)
+    nseq = 0
+    for move in prefix:
+        mover = state[H_TO_MOVE]
+        begin = seq_off[nseq]
+        seq_player[nseq] = mover
+        seq_move[nseq] = move
+        code = tree_ply(slots, size, trees, cur_code, pref, mover, move, nseq)
+        if code >= 0:
+            seq_off[nseq + 1] = begin
+        else:
+            n = game.legal_moves(spec, state, moves)
+            for j in range(n):
+                seq_codes[begin + j] = game.move_code(spec, state, moves[j], with_context)
+            code = game.move_code(spec, state, move, with_context)
+            seq_off[nseq + 1] = begin + n
+        seq_chosen[nseq] = code
+        nseq += 1
+        advance(spec, state, move, with_context, weight, True, slots, size, trees, cur_code, open_ply, dirty, seen,
+                memo, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
     nseq = gibbs_playout(spec, state, rng, with_context, weight, True, False, slots, size, trees, cur_code, open_ply,
                          dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, ncodes,
-                         seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_move, 0, seq_player.size)
+                         seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_move, nseq, seq_player.size)
+    close_all(state, slots, cur_code, open_ply, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
     for i in range(nseq):
         seq_move_out[i] = seq_move[i]
     ppa_adapt_incremental(policy, weight, np.empty(ncodes), np.zeros(ncodes, dtype=np.int64),
@@ -215,6 +281,7 @@ def tree_after(spec, root, rng, weight, with_context, plies, draws, counts):
     (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
      acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes) = _buffers(spec, 1)
     state = root.copy()
+    start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, 0)
     gibbs_playout(spec, state, rng, with_context, weight, False, False, slots, size, trees, cur_code, open_ply,
                   dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, 1, seq_player, seq_move,
                   seq_chosen, seq_off, seq_codes, seq_move, 0, plies)

@@ -212,6 +212,9 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
         state[:] = root
         depth = 0
         nseq = 0
+        if inc_learn:  # PPA's sum trees from the root: the descent's plies are counted by intervals too
+            incremental.start(spec, state, settings.with_context, weight, inc_slots, inc_size, inc_trees, inc_code,
+                              inc_open, inc_pref, 0)
         descent_rave = False
         if root_decides:
             if root_node >= 0:
@@ -281,18 +284,36 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                     if grave:
                         seq_code[nseq] = move_codes[best]
                     if learn:
+                        # Alg. 4 needs every legal move's code at a PPA ply: with the incremental engine the sum
+                        # trees, kept from the root (``incremental.tree_ply``), count the ply by intervals instead
+                        # of listing the node's moves; MAST's update reads only the chosen code.
                         base = seq_off[nseq]
-                        for j in range(count):
-                            seq_codes[base + j] = game.move_code(spec, state, pool_move[off + j],
-                                                                 settings.with_context)
-                        seq_chosen[nseq] = seq_codes[base + best]
-                        seq_off[nseq + 1] = base + count
+                        code = -1
+                        if inc_learn:
+                            code = incremental.tree_ply(inc_slots, inc_size, inc_trees, inc_code, inc_pref,
+                                                        state[H_TO_MOVE], move, nseq)
+                        elif settings.learning == LEARN_MAST:
+                            code = game.move_code(spec, state, move, settings.with_context)
+                        if code >= 0:
+                            seq_chosen[nseq] = code
+                            seq_off[nseq + 1] = base
+                        else:
+                            for j in range(count):
+                                seq_codes[base + j] = game.move_code(spec, state, pool_move[off + j],
+                                                                     settings.with_context)
+                            seq_chosen[nseq] = seq_codes[base + best]
+                            seq_off[nseq + 1] = base + count
                     nseq += 1
                 path_node[depth] = node
                 path_move[depth] = best
                 path_ply[depth] = nseq - 1
                 depth += 1
-                game.play(spec, state, move)
+                if inc_learn:
+                    incremental.descend(spec, state, move, settings.with_context, weight, True, inc_slots, inc_size,
+                                        inc_trees, inc_code, inc_open, inc_dirty, inc_seen, inc_memo, inc_pref,
+                                        inc_acc, inc_acc_mark, inc_acc_touched, inc_acc_count, ncodes, nseq)
+                else:
+                    game.play(spec, state, move)
                 continue
             if in_playout:
                 # Soemers et al.'s playout made its first move: the position reached gets an entry, whose moves are
@@ -367,6 +388,9 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
             depth += 1
             # Playout.
             if engine2:
+                if not inc_learn:  # MAST's trees start at the playout
+                    incremental.start(spec, state, settings.with_context, weight, inc_slots, inc_size, inc_trees,
+                                      inc_code, inc_open, inc_pref, nseq)
                 nseq = incremental.gibbs_playout(spec, state, rng, settings.with_context, weight, inc_learn, grave,
                                                  slots, inc_size, inc_trees, inc_code, inc_open, inc_dirty, inc_seen,
                                                  inc_memo,
@@ -456,6 +480,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
         if settings.learning == LEARN_PPA:
             stamp[0] += 1
             if inc_learn:
+                incremental.close_all(state, inc_slots, inc_code, inc_open, inc_pref, inc_acc, inc_acc_mark,
+                                      inc_acc_touched, inc_acc_count, ncodes, nseq)
                 ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp[0], settings.alpha, settings.k,
                                       seq_player, seq_chosen, seq_off, seq_codes, nseq, winner, inc_acc, inc_acc_mark,
                                       inc_acc_touched, inc_acc_count)
