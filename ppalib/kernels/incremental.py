@@ -15,6 +15,8 @@ of that code was legal: a slot stays legal with one code over an *interval* of p
 sums of ``1 / z_t`` (``pref``) each interval adds ``pref[end] - pref[start]`` to its code's total when it closes
 (``ppalib.kernels.learning.close_interval``), and the adapt costs O(slots + plies) instead of O(sum of list
 lengths).  The totals are kept per player, so the winner's are applied (``learning.ppa_adapt_incremental``).
+A PPA search fills the trees at the root (``start``) and keeps them through its tree's descent (``descend``), so
+the descent's plies are counted the same way (``tree_ply``) instead of listing every node's moves' codes.
 
 A game opts in by defining four compiled functions (documented in ``ppalib.games.contract``): ``num_slots``,
 ``slot_code``, ``before_play`` and ``dirty_slots``.  Without them ``num_slots`` is 0 here and engine 2 plays as
