@@ -15,7 +15,8 @@ of that code was legal: a slot stays legal with one code over an *interval* of p
 sums of ``1 / z_t`` (``pref``) each interval adds ``pref[end] - pref[start]`` to its code's total when it closes
 (``ppalib.kernels.learning.close_interval``), and the adapt costs O(slots + plies) instead of O(sum of list
 lengths).  The totals are kept per player, so the winner's are applied (``learning.ppa_adapt_incremental``).
-A PPA search fills the trees at the root (``start``) and keeps them through its tree's descent (``descend``), so
+A PPA search fills the trees at the root (``start`` once, then ``restart`` every iteration from the root's saved
+codes) and keeps them through its tree's descent (``descend``), so
 the descent's plies are counted the same way (``tree_ply``) instead of listing every node's moves' codes.
 
 A game opts in by defining four compiled functions (documented in ``ppalib.games.contract``): ``num_slots``,
@@ -97,8 +98,9 @@ def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_co
 @noalloc_jit
 def start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, nseq):
     """Fill both players' sum trees from ``state`` (every slot's code computed), open every slot's interval at ply
-    ``nseq`` and start both prefix sums there.  A PPA search does this at the root, so that the tree's plies are
-    counted by intervals too (``tree_ply``, ``advance``); MAST at the playout's first position."""
+    ``nseq`` and start both prefix sums there.  A PPA search does this at the root (then ``restart``s from it), so
+    that the tree's plies are counted by intervals too (``tree_ply``, ``descend``); MAST at the playout's first
+    position."""
     row = pref.size // 2
     for player in range(2):
         base = 2 * player * size
@@ -111,6 +113,24 @@ def start(spec, state, with_context, weight, slots, size, trees, cur_code, open_
             trees[base + size + slot] = 0.0
         sumtree.rebuild(trees, base, size)
         pref[player * row + nseq] = 0.0
+
+
+@noalloc_jit
+def restart(root_code, weight, slots, size, trees, cur_code, open_ply, pref):
+    """``start`` at ply 0 of the same root again, from its codes saved by the first ``start`` (``root_code``, a
+    copy of ``cur_code`` then): a search restarts from its root every iteration, where the codes never change and
+    only the weights do, so no ``slot_code`` is recomputed.  The trees end exactly as ``start`` leaves them."""
+    row = pref.size // 2
+    for player in range(2):
+        base = 2 * player * size
+        for slot in range(slots):
+            j = player * slots + slot
+            code = root_code[j]
+            cur_code[j] = code
+            open_ply[j] = 0
+            trees[base + size + slot] = weight[code] if code >= 0 else 0.0
+        sumtree.rebuild(trees, base, size)  # the leaves past ``slots`` are still 0 from ``start``
+        pref[player * row] = 0.0
 
 
 def _advance(spec, state, move, with_context, weight, learn_ppa, slots, size, trees, cur_code, open_ply, dirty, seen,

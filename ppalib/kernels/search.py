@@ -207,14 +207,19 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     mast_games = learner.games
     stamp = learner.stamp
     root_node = lookup(table, node_key, root[H_HASH])
+    # The root's slot codes, computed once: every iteration restarts the sum trees from them (``restart``).
+    inc_root_code = np.empty(2 * inc_slots if inc_learn else 1, dtype=np.int64)
+    if inc_learn:
+        incremental.start(spec, state, settings.with_context, weight, inc_slots, inc_size, inc_trees, inc_code,
+                          inc_open, inc_pref, 0)
+        inc_root_code[:] = inc_code
 
     for iteration in range(iterations):
         state[:] = root
         depth = 0
         nseq = 0
         if inc_learn:  # PPA's sum trees from the root: the descent's plies are counted by intervals too
-            incremental.start(spec, state, settings.with_context, weight, inc_slots, inc_size, inc_trees, inc_code,
-                              inc_open, inc_pref, 0)
+            incremental.restart(inc_root_code, weight, inc_slots, inc_size, inc_trees, inc_code, inc_open, inc_pref)
         descent_rave = False
         if root_decides:
             if root_node >= 0:
