@@ -53,3 +53,43 @@ def test_draw_returns_the_slot_whose_cumulative_range_holds_r_and_never_an_empty
     for slot in np.flatnonzero(np.asarray(leaves) > 1e-3 * max(leaves)):
         middle = cumulative[slot] - leaves[slot] / 2
         assert sumtree.draw(tree, 0, size, middle) == slot
+
+
+def _draw_as_first_written(tree, size, r):
+    """The draw as first written (every level tests ``left > 0`` and reads both children): ``sumtree.draw`` must
+    pick the same slot for every ``r``, or stored engine-2 games would no longer replay."""
+    i = 1
+    while i < size:
+        left = tree[2 * i]
+        if left > 0.0 and (r < left or tree[2 * i + 1] <= 0.0):
+            i = 2 * i
+        else:
+            r -= left
+            i = 2 * i + 1
+    return i - size
+
+
+@settings(max_examples=80, deadline=None)
+@given(leaves=st.lists(LEAF_VALUES, min_size=1, max_size=70).filter(lambda v: sum(v) > 0),
+       fractions=st.lists(st.floats(0.0, 1.0, exclude_max=True), min_size=1, max_size=20))
+def test_draw_picks_the_slot_the_first_written_draw_picks_even_at_the_boundaries(leaves, fractions):
+    size = sumtree.leaves_for(len(leaves))
+    tree = _fresh(leaves, size)
+    # the fractions asked, and every cumulative boundary with its neighbouring floats (where rounding decides)
+    boundaries = np.concatenate([[0.0], np.cumsum(leaves)[:-1]])
+    candidates = [fraction * tree[1] for fraction in fractions]
+    for edge in boundaries:
+        candidates += [edge, np.nextafter(edge, -np.inf), np.nextafter(edge, np.inf)]
+    for r in candidates:
+        if 0.0 <= r < tree[1]:
+            assert sumtree.draw(tree, 0, size, r) == _draw_as_first_written(tree, size, r)
+
+
+def test_draw_goes_left_when_rounding_puts_r_past_a_left_part_whose_sibling_is_empty():
+    # found by search: the largest float below the total, less the first pair's sum, rounds up to the third leaf,
+    # so the walk reaches (third leaf, empty leaf) with r equal to the left part
+    leaves = [0.33773068664635775, 1.7173441022558662, 8.834303917601986, 0.0]
+    tree = _fresh(leaves, 4)
+    r = np.nextafter(tree[1], 0.0)
+    assert (r - (leaves[0] + leaves[1])) >= leaves[2]  # the rounding case itself
+    assert sumtree.draw(tree, 0, 4, r) == 2 == _draw_as_first_written(tree, 4, r)

@@ -28,40 +28,51 @@ def rebuild(tree, base, size):
 
 @noalloc_jit
 def set_leaf(tree, base, size, slot, value):
-    """Leaf ``slot`` to ``value``, and the sums above it recomputed from their children."""
+    """Leaf ``slot`` to ``value``, and the sums above it recomputed from their children.
+
+    The child just computed is carried up in a register, so each level loads only its sibling: the loads of a walk
+    do not wait on its stores (sibling addresses follow from the slot alone).  The same sums bit for bit: IEEE
+    addition is commutative, so ``child + sibling`` is ``tree[2i] + tree[2i + 1]`` whichever side the child is."""
     i = size + slot
     tree[base + i] = value
-    i >>= 1
-    while i >= 1:
-        tree[base + i] = tree[base + 2 * i] + tree[base + 2 * i + 1]
+    while i > 1:
+        value = value + tree[base + (i ^ 1)]
         i >>= 1
+        tree[base + i] = value
 
 
 @noalloc_jit
 def set_leaf_pair(tree, base0, base1, size, slot, value0, value1):
     """``set_leaf`` on two trees of the same size at once (the same slot): the two walks up are independent, so
-    interleaving them lets the CPU overlap their dependent loads.  Each tree ends as ``set_leaf`` leaves it."""
+    interleaving them lets the CPU overlap their loads and adds.  Each tree ends as ``set_leaf`` leaves it."""
     i = size + slot
     tree[base0 + i] = value0
     tree[base1 + i] = value1
-    i >>= 1
-    while i >= 1:
-        tree[base0 + i] = tree[base0 + 2 * i] + tree[base0 + 2 * i + 1]
-        tree[base1 + i] = tree[base1 + 2 * i] + tree[base1 + 2 * i + 1]
+    while i > 1:
+        value0 = value0 + tree[base0 + (i ^ 1)]
+        value1 = value1 + tree[base1 + (i ^ 1)]
         i >>= 1
+        tree[base0 + i] = value0
+        tree[base1 + i] = value1
 
 
 @noalloc_jit
 def draw(tree, base, size, r):
     """The slot whose cumulative range (in slot order) holds ``r`` in [0, total): the Gibbs draw given ``r`` uniform
     in [0, total).  Never a zero leaf: when rounding leaves ``r`` at or past a node's left part, the walk goes right
-    unless the right part is empty, and left whenever the right part is empty (the total is > 0)."""
+    unless the right part is empty, and left whenever the right part is empty (the total is > 0).
+
+    ``r`` stays >= 0 (it starts so, and loses a left part only when at least as large), so ``r < left`` already
+    means ``left > 0``: the common step reads one child and tests once; the right child is read only when the walk
+    would go right (the same slots as testing ``left > 0`` first)."""
     i = 1
     while i < size:
-        left = tree[base + 2 * i]
-        if left > 0.0 and (r < left or tree[base + 2 * i + 1] <= 0.0):
-            i = 2 * i
-        else:
-            r -= left
-            i = 2 * i + 1
+        i = 2 * i
+        left = tree[base + i]
+        if r < left:
+            continue
+        if left > 0.0 and tree[base + i + 1] <= 0.0:
+            continue  # rounding put r past a left part whose right sibling is empty
+        r -= left
+        i += 1
     return i - size
