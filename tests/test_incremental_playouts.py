@@ -230,3 +230,33 @@ def test_bench_engines_markdown_table_has_a_line_per_game_with_each_agents_cost(
     table = engines_table(rows).splitlines()
     assert len(table) == 3
     assert table[2].split(" | ")[3:] == ["3.00", "1.50", "4.00", "2.50", "yes, no |"]
+
+
+# (Atarigo shares Nogo's branch; its random games end by a capture before a position without a legal point)
+@pytest.mark.parametrize("name,size,options", [("go", 5, {}), ("nogo", 5, {}), ("misere_nogo", 5, {})],
+                         ids=["go5", "nogo5", "misere_nogo5"])
+def test_moves_without_slots_is_legal_moves_wherever_no_slot_is_legal(name, size, options):
+    game = _game(name, size, options)
+    module = game.module
+    assert hasattr(module, "moves_without_slots")
+    rng = np.random.default_rng(11)
+    slots = module.num_slots(game.spec)
+    checked = 0
+    for _ in range(300):  # random games to their end; every position without a legal slot for its mover
+        state = game.initial_state()
+        while True:
+            mover = game.to_move(state)
+            if all(module.slot_code(game.spec, state, slot, mover, False) < 0 for slot in range(slots)):
+                listed, fast = state.copy(), state.copy()
+                out_listed = np.empty(game.max_moves, dtype=np.int64)
+                out_fast = np.empty(game.max_moves, dtype=np.int64)
+                n = module.legal_moves(game.spec, listed, out_listed)
+                assert module.moves_without_slots(game.spec, fast, out_fast) == n
+                assert np.array_equal(out_fast[:n], out_listed[:n])
+                assert np.array_equal(fast, listed)  # the same effect: the game ended, with the same winner
+                checked += 1
+            moves = game.legal_moves(state)
+            if len(moves) == 0:
+                break
+            state = game.play(state, moves[int(rng.integers(len(moves)))])
+    assert checked >= 50

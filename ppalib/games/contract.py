@@ -109,6 +109,13 @@ def dirty_slots(spec, state, move, with_context, memo, out) -> int:
 INCREMENTAL = ("num_slots", "slot_code", "before_play", "dirty_slots")
 
 
+def moves_without_slots(spec, state, out) -> int:
+    """Optional beside the four above: ``legal_moves`` in a position where no slot is legal for the side to move
+    (the same moves, return value and effect on ``state``: e.g. ending the game), without testing every slot again.
+    The engine calls it only when every slot of the mover is illegal; a game without it is asked ``legal_moves``."""
+    _unspecialised("moves_without_slots")
+
+
 # ---- optional compiled function: a move inside a uniform playout (``ppalib.kernels.playout``) ----------------------
 def play_playout(spec, state, move) -> None:
     """``play`` for a move of a uniform random playout, keeping only what ``random_move`` and the result read: the

@@ -591,6 +591,19 @@ def slot_code(spec, state, slot, player, with_context):
 
 
 @noalloc_jit
+def moves_without_slots(spec, state, out):
+    """``legal_moves`` where no cell is listed for the side to move (the engine's sum trees know it): the pass in
+    Go, else none, and the game ends as ``legal_moves`` ends it (Nogo: the side without a move loses)."""
+    if state[H_WINNER] != ONGOING:
+        return 0
+    if (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0:
+        out[0] = spec[S_SIZE] * spec[S_SIZE]  # pass, the only move
+        return 1
+    finish(spec, state, 1 - state[H_TO_MOVE])
+    return 0
+
+
+@noalloc_jit
 def before_play(spec, state, move, memo):
     """What ``dirty_slots`` needs from before ``move``: the number of empty points and the ko point."""
     memo[0] = state[H_COUNT0]

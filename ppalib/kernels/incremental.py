@@ -57,6 +57,11 @@ else:  # the game keeps no incremental legal set: engine 2 lists the moves each 
     def dirty_slots(spec, state, move, with_context, memo, out):
         return 0
 
+if getattr(game, "moves_without_slots", None) is not None and game.__name__ != "ppalib.games.contract":
+    moves_without_slots = game.moves_without_slots
+else:
+    moves_without_slots = game.legal_moves
+
 
 @noalloc_jit
 def dirty_capacity(slots):
@@ -175,6 +180,15 @@ def tree_ply(slots, size, trees, cur_code, pref, mover, move, nseq):
     return -1
 
 
+@inline_jit
+def _none_legal(cur_code, player, slots):
+    """No slot is legal for ``player`` (their codes are all -1)."""
+    for j in range(player * slots, (player + 1) * slots):
+        if cur_code[j] >= 0:
+            return False
+    return True
+
+
 @noalloc_jit
 def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slots, size, trees, cur_code, open_ply,
                   dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, ncodes,
@@ -201,7 +215,10 @@ def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slot
             seq_off[nseq + 1] = begin
             pref[mover * row + nseq + 1] = pref[mover * row + nseq] + 1.0 / z
         else:  # no slot legal for the mover: the game's own list (a pass, or the end of the game)
-            n = game.legal_moves(spec, state, moves)
+            if _none_legal(cur_code, mover, slots):
+                n = moves_without_slots(spec, state, moves)
+            else:  # every legal slot's weight underflowed to 0: the whole list
+                n = game.legal_moves(spec, state, moves)
             if n == 0:
                 break
             choice = gibbs_draw(spec, state, moves, n, with_context, weight, seq_codes, begin, scratch, rng)
