@@ -1,0 +1,44 @@
+"""Microseconds per iteration of one agent's search from a game's start position, and digests of what it found.
+
+Alternate two checkouts to A/B a kernel change (run from outside both; the numba cache keys each by content):
+
+    PYTHONPATH=/path/to/before python scripts/search_time.py hex 11 ppa 2 2000 5
+    PYTHONPATH=/path/to/after  python scripts/search_time.py hex 11 ppa 2 2000 5
+
+Arguments: game, size, agent kind, playout_engine (ignored for uct), iterations, searches (seeds 0..n-1; the median
+is printed).  ``digest`` hashes every search's root visits and learned policy (bit for bit), ``visits`` the visits
+alone: an exact change keeps both, a change of summation order only the second.
+"""
+import argparse
+import hashlib
+import time
+
+import numpy as np
+
+from ppalib import make_rng
+from ppalib.agents import make_agent
+from ppalib.agents.searcher import Searcher
+from ppalib.games import make_game
+
+parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+parser.add_argument("game")
+parser.add_argument("size", type=int)
+parser.add_argument("kind")
+parser.add_argument("engine", type=int)
+parser.add_argument("iterations", type=int)
+parser.add_argument("searches", type=int)
+args = parser.parse_args()
+game = make_game(args.game, args.size)
+agent = make_agent(args.kind, args.iterations, **({} if args.kind == "uct" else {"playout_engine": args.engine}))
+Searcher(game, agent).search(game.initial_state(), make_rng(0))  # compile, or load from the cache
+times, digest, visits_digest = [], hashlib.sha256(), hashlib.sha256()
+for seed in range(args.searches):
+    start = time.perf_counter()
+    result = Searcher(game, agent).search(game.initial_state(), make_rng(seed))
+    times.append((time.perf_counter() - start) / args.iterations * 1e6)
+    visits = np.asarray(result.visits).tobytes()
+    visits_digest.update(visits)
+    digest.update(visits)
+    digest.update(result.policy.tobytes())
+print(f"{args.game} {args.kind} e{args.engine} {np.median(times):.3f} us/iter digest {digest.hexdigest()[:12]} "
+      f"visits {visits_digest.hexdigest()[:12]}")
