@@ -7,6 +7,8 @@ from hypothesis import given, settings, strategies as st
 from ppalib.kernels import sumtree
 
 LEAF_VALUES = st.one_of(st.just(0.0), st.floats(1e-6, 1e6))
+LEAVES = st.lists(LEAF_VALUES, min_size=1, max_size=70).filter(lambda v: sum(v) > 0)  # a tree with a total > 0
+FRACTIONS = st.lists(st.floats(0.0, 1.0, exclude_max=True), min_size=1, max_size=20)  # of the total, for draws
 
 
 def _fresh(leaves, size):
@@ -38,8 +40,7 @@ def test_paired_update_equals_two_single_updates_and_a_fresh_build(slots, update
 
 
 @settings(max_examples=60, deadline=None)
-@given(leaves=st.lists(LEAF_VALUES, min_size=1, max_size=70).filter(lambda v: sum(v) > 0),
-       fractions=st.lists(st.floats(0.0, 1.0, exclude_max=True), min_size=1, max_size=20))
+@given(leaves=LEAVES, fractions=FRACTIONS)
 def test_draw_returns_the_slot_whose_cumulative_range_holds_r_and_never_an_empty_slot(leaves, fractions):
     size = sumtree.leaves_for(len(leaves))
     tree = _fresh(leaves, size)
@@ -70,8 +71,7 @@ def _draw_as_first_written(tree, size, r):
 
 
 @settings(max_examples=80, deadline=None)
-@given(leaves=st.lists(LEAF_VALUES, min_size=1, max_size=70).filter(lambda v: sum(v) > 0),
-       fractions=st.lists(st.floats(0.0, 1.0, exclude_max=True), min_size=1, max_size=20))
+@given(leaves=LEAVES, fractions=FRACTIONS)
 def test_draw_picks_the_slot_the_first_written_draw_picks_even_at_the_boundaries(leaves, fractions):
     size = sumtree.leaves_for(len(leaves))
     tree = _fresh(leaves, size)
