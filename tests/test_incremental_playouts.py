@@ -21,6 +21,7 @@ from ppalib._rng import make_rng
 from ppalib.agents import kernels_for, make_agent, search
 from ppalib.games import GAMES, contract, make_game
 from ppalib.games._common import H_WINNER, ONGOING, S_MAX_PLIES
+from ppalib.kernels import sumtree
 from reference_mcts import ReferenceMCTS
 
 # (name, size, options): the games with an incremental legal set, small boards, the swap rules included
@@ -260,3 +261,39 @@ def test_moves_without_slots_is_legal_moves_wherever_no_slot_is_legal(name, size
                 break
             state = game.play(state, moves[int(rng.integers(len(moves)))])
     assert checked >= 50
+
+
+@pytest.mark.parametrize("name,size,options", [("go", 5, {}), ("hex", 5, {}), ("domineering", 6, {})],
+                         ids=["go5", "hex5", "domineering6"])
+@pytest.mark.parametrize("with_context", [False, True], ids=["ppa", "ppaf"])
+def test_restart_from_saved_root_codes_equals_start_after_the_weights_change(name, size, options, with_context):
+    # a search fills the trees at its root once (start), then every iteration restarts from the saved codes with the
+    # weights the last adapt left, after a playout moved the trees elsewhere: the same trees, codes, intervals and sums
+    game = _game(name, size, options)
+    kernel = kernels_for(game).incremental
+    rng = np.random.default_rng(5)
+    root = _random_position(game, rng, 3)
+    slots = kernel.num_slots(game.spec)
+    size_ = sumtree.leaves_for(slots)
+    rows = 2 * (game.spec[S_MAX_PLIES] + 2)
+
+    def buffers():
+        return (np.zeros(4 * size_), np.empty(2 * slots, dtype=np.int64), np.empty(2 * slots, dtype=np.int64),
+                np.full(rows, 7.0))
+
+    weight = np.exp(rng.normal(0.0, 1.0, game.num_codes(with_context)))
+    trees, codes, opened, pref = buffers()
+    kernel.start(game.spec, root.copy(), with_context, weight, slots, size_, trees, codes, opened, pref, 0)
+    saved = codes.copy()
+    trees[:] = rng.random(trees.size) * (trees != 0.0)  # as a playout leaves them: leaves and sums elsewhere
+    codes[:] = -1
+    opened[:] = 5
+    weight *= np.exp(rng.normal(0.0, 0.3, weight.size))  # the adapt changed the weights
+    kernel.restart(saved, weight, slots, size_, trees, codes, opened, pref)
+    fresh_trees, fresh_codes, fresh_opened, fresh_pref = buffers()
+    kernel.start(game.spec, root.copy(), with_context, weight, slots, size_, fresh_trees, fresh_codes, fresh_opened,
+                 fresh_pref, 0)
+    assert np.array_equal(trees, fresh_trees)  # bit for bit
+    assert np.array_equal(codes, fresh_codes) and np.array_equal(opened, fresh_opened)
+    row = pref.size // 2
+    assert pref[0] == fresh_pref[0] == 0.0 and pref[row] == fresh_pref[row] == 0.0
