@@ -16,8 +16,8 @@ sums of ``1 / z_t`` (``pref``) each interval adds ``pref[end] - pref[start]`` to
 (``ppalib.kernels.learning.close_interval``), and the adapt costs O(slots + plies) instead of O(sum of list
 lengths).  The totals are kept per player, so the winner's are applied (``learning.ppa_adapt_incremental``).
 A PPA search fills the trees at the root (``start`` once, then ``restart`` every iteration from the root's saved
-codes) and keeps them through its tree's descent (``descend``), so
-the descent's plies are counted the same way (``tree_ply``) instead of listing every node's moves' codes.
+codes) and keeps them through its tree's descent (``descend``), so the descent's plies are counted the same way
+(``tree_ply``) instead of listing every node's moves' codes.
 
 A game opts in by defining four compiled functions (documented in ``ppalib.games.contract``): ``num_slots``,
 ``slot_code``, ``before_play`` and ``dirty_slots``.  Without them ``num_slots`` is 0 here and engine 2 plays as
@@ -100,19 +100,17 @@ def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_co
         sumtree.set_leaf(trees, 2 * size, size, slot, value1)
 
 
-@noalloc_jit
-def start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, nseq):
-    """Fill both players' sum trees from ``state`` (every slot's code computed), open every slot's interval at ply
-    ``nseq`` and start both prefix sums there.  A PPA search does this at the root (then ``restart``s from it), so
-    that the tree's plies are counted by intervals too (``tree_ply``, ``descend``); MAST at the playout's first
-    position."""
+@inline_jit
+def _fill(weight, slots, size, trees, cur_code, open_ply, pref, nseq):
+    """Both players' sum trees from the codes in ``cur_code`` (leaf ``weight[code]``, 0 where -1, and past
+    ``slots``), every slot's interval opened at ply ``nseq`` and both prefix sums started there."""
     row = pref.size // 2
     for player in range(2):
         base = 2 * player * size
         for slot in range(slots):
-            code = slot_code(spec, state, slot, player, with_context)
-            cur_code[player * slots + slot] = code
-            open_ply[player * slots + slot] = nseq
+            j = player * slots + slot
+            code = cur_code[j]
+            open_ply[j] = nseq
             trees[base + size + slot] = weight[code] if code >= 0 else 0.0
         for slot in range(slots, size):
             trees[base + size + slot] = 0.0
@@ -121,21 +119,25 @@ def start(spec, state, with_context, weight, slots, size, trees, cur_code, open_
 
 
 @noalloc_jit
+def start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, nseq):
+    """Fill both players' sum trees from ``state`` (every slot's code computed), open every slot's interval at ply
+    ``nseq`` and start both prefix sums there.  A PPA search does this at the root (then ``restart``s from it), so
+    that the tree's plies are counted by intervals too (``tree_ply``, ``descend``); MAST at the playout's first
+    position."""
+    for player in range(2):
+        for slot in range(slots):
+            cur_code[player * slots + slot] = slot_code(spec, state, slot, player, with_context)
+    _fill(weight, slots, size, trees, cur_code, open_ply, pref, nseq)
+
+
+@noalloc_jit
 def restart(root_code, weight, slots, size, trees, cur_code, open_ply, pref):
     """``start`` at ply 0 of the same root again, from its codes saved by the first ``start`` (``root_code``, a
     copy of ``cur_code`` then): a search restarts from its root every iteration, where the codes never change and
     only the weights do, so no ``slot_code`` is recomputed.  The trees end exactly as ``start`` leaves them."""
-    row = pref.size // 2
-    for player in range(2):
-        base = 2 * player * size
-        for slot in range(slots):
-            j = player * slots + slot
-            code = root_code[j]
-            cur_code[j] = code
-            open_ply[j] = 0
-            trees[base + size + slot] = weight[code] if code >= 0 else 0.0
-        sumtree.rebuild(trees, base, size)  # the leaves past ``slots`` are still 0 from ``start``
-        pref[player * row] = 0.0
+    for j in range(2 * slots):
+        cur_code[j] = root_code[j]
+    _fill(weight, slots, size, trees, cur_code, open_ply, pref, 0)
 
 
 def _advance(spec, state, move, with_context, weight, learn_ppa, slots, size, trees, cur_code, open_ply, dirty, seen,

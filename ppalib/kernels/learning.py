@@ -108,9 +108,10 @@ def ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp, alph
                           seq_off, seq_codes, nseq, winner, acc, acc_mark, acc_touched, acc_count):
     """Algorithm 4 for a sequence whose playout plies were drawn by the incremental engine
     (``ppalib.kernels.incremental``): the plies with a move list (a ply with no legal slot, drawn from the game's
-    list or, in the tree's descent, chosen from the node's) as ``ppa_adapt``; for the others ``polp[code] -= alpha * weight[code] * acc[winner, code]``, ``acc`` holding
-    the sum of ``1 / z_t`` over the winner's plies where a move of that code was legal (the same sum as the
-    literal walk, in another order: equal to rounding).  ``acc`` is cleared for the next playout."""
+    list or, in the tree's descent, chosen from the node's) as ``ppa_adapt``; for the others
+    ``polp[code] -= alpha * weight[code] * acc[winner, code]``, ``acc`` holding the sum of ``1 / z_t`` over the
+    winner's plies where a move of that code was legal (the same sum as the literal walk, in another order: equal to
+    rounding).  ``acc`` is cleared for the next playout."""
     ncodes = policy.size
     ntouched = _ppa_list_plies(policy, weight, new_policy, mark, touched, stamp, alpha, seq_player, seq_chosen,
                                seq_off, seq_codes, nseq, winner)
