@@ -567,7 +567,8 @@ def _code_of(spec, state, move, player, with_context):
 # diagonals' contents (the eye rule), and whether the strings next to it are in atari.  A move changes those only:
 # at the move's point and the points it captured (and their eight neighbours), next to the strings whose atari
 # status changed (the one liberty of the mover's string or of an enemy string next to the move when in atari now;
-# the liberties of the mover's strings next to the captured stones), and at the old and the new ko point.
+# the one liberty a mover's string next to the captured stones had when in atari before), and at the old and the new
+# ko point.
 @noalloc_jit
 def num_slots(spec):
     """One slot per cell."""
@@ -639,45 +640,51 @@ def _surrounded(state, q, w):
 
 
 @inline_jit
-def _liberties_of(spec, state, points, h, out, count):
-    """Append the empty points next to the string headed by ``h`` (with repeats): the surrounded ones only, but in
-    Nogo, where a point with an empty neighbour is illegal when it captures, all."""
+def _liberty_before_captures(spec, state, points, h, first, empties):
+    """The one liberty the mover's string headed by ``h`` (not the string of the move) had before the move, if it
+    was in atari then, else -1.  The move changed that string only by the points it captured (the empty-point
+    list from ``first`` to ``empties``), each adjacency of which ``_remove_string`` added to its pseudo-liberty
+    count, sum and sum of squares: taking those off gives the sums from before the move."""
     w = _width(spec)
-    every = (spec[S_VARIANT] & VARIANT_NOGO) != 0
-    s = h
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if state[H_BOARD + q] == EMPTY and (every or _surrounded(state, q, w)):
-                out[count] = _cell(spec, q)
-                count += 1
-        s = state[H_BOARD + 2 * points + s]
-        if s == h:
-            break
-    return count
+    libs = state[H_BOARD + 3 * points + h]
+    total = state[H_BOARD + 4 * points + h]
+    squares = state[H_BOARD + 5 * points + h]
+    color = state[H_BOARD + h]
+    list_start = H_BOARD + 8 * points
+    for i in range(first, empties):
+        c = state[list_start + i]
+        for q in (c - 1, c + 1, c - w, c + w):
+            if state[H_BOARD + q] == color and _head(state, points, q) == h:
+                libs -= 1
+                total -= c
+                squares -= c * c
+    if libs > 0 and libs * squares == total * total:
+        return total // libs
+    return -1
 
 
 @inline_jit
-def _walk_once(spec, state, points, h, memo, out, count):
-    """``_liberties_of`` for a string not walked yet in this ply (heads kept in ``memo[4:15]``, their number in
-    ``memo[15]``); -1 when the memo is full (the caller then names every cell)."""
-    walked = memo[15]
-    for i in range(walked):
+def _first_time(memo, h):
+    """``h`` was not met yet in this ply (heads kept in ``memo[4:15]``, their number in ``memo[15]``): remember
+    it and return 1; 0 when it was; -1 when the memo is full (the caller then names every cell)."""
+    met = memo[15]
+    for i in range(met):
         if memo[4 + i] == h:
-            return count
-    if walked == 11:
+            return 0
+    if met == 11:
         return -1
-    memo[4 + walked] = h
-    memo[15] = walked + 1
-    return _liberties_of(spec, state, points, h, out, count)
+    memo[4 + met] = h
+    memo[15] = met + 1
+    return 1
 
 
 @noalloc_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
     """After ``play(move)``: write into ``out`` the cells whose ``slot_code`` may have changed (with repeats, fewer
-    than 13 per cell of the board: each string's liberties are listed once, each captured point's neighbourhood
-    once) and return their number.  The neighbours of a changed point are all listed with ``with_context`` (their
-    codes read it) and in Nogo (a point with an empty neighbour may capture), else only the surrounded ones (in Go
-    and Atarigo a point with an empty neighbour is listed for both players)."""
+    than 13 per cell of the board: each captured point's neighbourhood once, a liberty per string) and return their
+    number.  The neighbours of a changed point are all listed with ``with_context`` (their codes read it) and in
+    Nogo (a point with an empty neighbour may capture), else only the surrounded ones (in Go and Atarigo a point
+    with an empty neighbour is listed for both players)."""
     every = with_context or (spec[S_VARIANT] & VARIANT_NOGO) != 0
     points = _points(spec)
     w = _width(spec)
@@ -711,10 +718,15 @@ def dirty_slots(spec, state, move, with_context, memo, out):
             out[count] = _cell(spec, state[H_BOARD + 4 * points + h] // state[H_BOARD + 3 * points + h])
             count += 1
     # Captured stones: the last entries of the empty-point list (``_place`` removes the move's point first, then
-    # ``_remove_string`` appends every captured point); the mover's strings next to them gained liberties.
+    # ``_remove_string`` appends every captured point).  The mover's strings next to them gained those points as
+    # liberties; of their other liberties, only the one of a string that was in atari before the move changes
+    # status (it had one liberty and now has more).  The string of the move is no such string: a string that
+    # joined it and was in atari had the move's point as its only liberty, and if it is in atari now its one
+    # liberty was listed above.
     empties = state[H_COUNT0]
     captured = empties - (memo[0] - 1)
     list_start = H_BOARD + 8 * points
+    own = _head(state, points, p)
     for i in range(empties - captured, empties):
         if count < 0:
             break
@@ -722,7 +734,17 @@ def dirty_slots(spec, state, move, with_context, memo, out):
         count = _around(spec, state, c, every, out, count)
         for q in (c - 1, c + 1, c - w, c + w):
             if count >= 0 and state[H_BOARD + q] == color:
-                count = _walk_once(spec, state, points, _head(state, points, q), memo, out, count)
+                h = _head(state, points, q)
+                if h == own:
+                    continue
+                first = _first_time(memo, h)
+                if first < 0:
+                    count = -1
+                elif first > 0:
+                    liberty = _liberty_before_captures(spec, state, points, h, empties - captured, empties)
+                    if liberty >= 0:
+                        out[count] = _cell(spec, liberty)
+                        count += 1
     if count < 0:  # too many strings to track: every cell
         for cell in range(spec[S_CELLS]):
             out[cell] = cell
