@@ -633,8 +633,8 @@ def _around(spec, state, p, every, out, count):
 @inline_jit
 def _surrounded(state, q, w):
     """No empty point next to ``q``.  In Go and Atarigo a point with one is listed for both players whatever the
-    strings around it (it breathes, and is no eye), so only a surrounded point's status can change without a
-    change next to it."""
+    strings around it (it breathes, and is no eye), and in Nogo unless a string next to it is in atari, so only a
+    surrounded point's status can change without a change next to it or to such a string."""
     return (state[H_BOARD + q - 1] != EMPTY and state[H_BOARD + q + 1] != EMPTY and state[H_BOARD + q - w] != EMPTY
             and state[H_BOARD + q + w] != EMPTY)
 
@@ -682,10 +682,12 @@ def _first_time(memo, h):
 def dirty_slots(spec, state, move, with_context, memo, out):
     """After ``play(move)``: write into ``out`` the cells whose ``slot_code`` may have changed (with repeats, fewer
     than 13 per cell of the board: each captured point's neighbourhood once, a liberty per string) and return their
-    number.  The neighbours of a changed point are all listed with ``with_context`` (their codes read it) and in
-    Nogo (a point with an empty neighbour may capture), else only the surrounded ones (in Go and Atarigo a point
-    with an empty neighbour is listed for both players)."""
-    every = with_context or (spec[S_VARIANT] & VARIANT_NOGO) != 0
+    number.  The neighbours of a changed point are all listed with ``with_context`` (their codes read it), else
+    only the surrounded ones.  In Go and Atarigo a point with an empty neighbour is listed for both players; in Nogo
+    it is listed unless it captures, that is unless a string next to it is in atari, and a string that the move
+    put in atari has its one liberty listed below (a string in atari before the move and next to it was captured,
+    which Nogo forbids, or joined the move's string)."""
+    every = with_context
     points = _points(spec)
     w = _width(spec)
     count = 0
