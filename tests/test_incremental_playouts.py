@@ -297,3 +297,34 @@ def test_restart_from_saved_root_codes_equals_start_after_the_weights_change(nam
     assert np.array_equal(codes, fresh_codes) and np.array_equal(opened, fresh_opened)
     row = pref.size // 2
     assert pref[0] == fresh_pref[0] == 0.0 and pref[row] == fresh_pref[row] == 0.0
+
+
+@pytest.mark.parametrize("name,size,options", [("go", 5, {}), ("go", 7, {}), ("atarigo", 6, {}),
+                                               ("atarigo", 5, {"suicide": 0}), ("nogo", 6, {}),
+                                               ("misere_nogo", 5, {})],
+                         ids=["go5", "go7", "atarigo6", "atarigo5-suicide0", "nogo6", "misere_nogo5"])
+def test_slot_code_pair_is_slot_code_of_each_player_at_every_slot_of_random_games(name, size, options):
+    """The optional ``slot_code_pair`` (Go's family) against ``slot_code`` asked for each player: every slot of
+    every position of 150 random games, PPA and PPAF codes (eyes, ko points, strings in atari on the way)."""
+    import inspect
+    game = _game(name, size, options)
+    module = game.module
+    assert (list(inspect.signature(module.slot_code_pair.py_func).parameters)
+            == list(inspect.signature(contract.slot_code_pair).parameters))
+    rng = np.random.default_rng(5)
+    slots = module.num_slots(game.spec)
+    checked = 0
+    for _ in range(150):
+        state = game.initial_state()
+        while True:
+            for slot in range(slots):
+                for with_context in (False, True):
+                    pair = module.slot_code_pair(game.spec, state, slot, with_context)
+                    assert pair == (module.slot_code(game.spec, state, slot, 0, with_context),
+                                    module.slot_code(game.spec, state, slot, 1, with_context))
+                    checked += pair[0] >= 0 or pair[1] >= 0
+            moves = game.legal_moves(state)
+            if len(moves) == 0:
+                break
+            state = game.play(state, moves[int(rng.integers(len(moves)))])
+    assert checked >= 1000

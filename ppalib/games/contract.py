@@ -109,6 +109,13 @@ def dirty_slots(spec, state, move, with_context, memo, out) -> int:
 INCREMENTAL = ("num_slots", "slot_code", "before_play", "dirty_slots")
 
 
+def slot_code_pair(spec, state, slot, with_context):
+    """Optional: ``(slot_code(..., 0, ...), slot_code(..., 1, ...))`` at once, for a game whose two answers share
+    their work (Go: the same neighbours and strings decide both).  The engine refreshes a slot for both players
+    with it; a game without it is asked ``slot_code`` twice."""
+    _unspecialised("slot_code_pair")
+
+
 def moves_without_slots(spec, state, out) -> int:
     """Optional beside the four above: ``legal_moves`` in a position where no slot is legal for the side to move
     (the same moves, return value and effect on ``state``: e.g. ending the game), without testing every slot again.

@@ -21,8 +21,9 @@ codes) and keeps them through its tree's descent (``descend``), so the descent's
 
 A game opts in by defining four compiled functions (documented in ``ppalib.games.contract``): ``num_slots``,
 ``slot_code``, ``before_play`` and ``dirty_slots``.  Without them ``num_slots`` is 0 here and engine 2 plays as
-engine 1.  A ply whose mover has no slot legal (Go's pass, a player stuck) is drawn from the game's own list
-(``legal_moves``), as engine 1 does, and counted by the adapt through that list.
+engine 1.  A game may also define ``slot_code_pair`` (both players' codes of a slot at once, where they share
+their work) and ``moves_without_slots``.  A ply whose mover has no slot legal (Go's pass, a player stuck) is drawn
+from the game's own list (``legal_moves``), as engine 1 does, and counted by the adapt through that list.
 """
 import numpy as np
 from numba import njit
@@ -57,6 +58,13 @@ else:  # the game keeps no incremental legal set: engine 2 lists the moves each 
     def dirty_slots(spec, state, move, with_context, memo, out):
         return 0
 
+if getattr(game, "slot_code_pair", None) is not None and game.__name__ != "ppalib.games.contract":
+    slot_code_pair = game.slot_code_pair
+else:  # both players' codes asked one at a time
+    @inline_jit
+    def slot_code_pair(spec, state, slot, with_context):
+        return slot_code(spec, state, slot, 0, with_context), slot_code(spec, state, slot, 1, with_context)
+
 if getattr(game, "moves_without_slots", None) is not None and game.__name__ != "ppalib.games.contract":
     moves_without_slots = game.moves_without_slots
 else:
@@ -77,8 +85,9 @@ def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_co
     changed = 0
     value0 = 0.0
     value1 = 0.0
+    code0, code1 = slot_code_pair(spec, state, slot, with_context)
     for player in range(2):
-        code = slot_code(spec, state, slot, player, with_context)
+        code = code0 if player == 0 else code1
         j = player * slots + slot
         old = cur_code[j]
         if code != old:
