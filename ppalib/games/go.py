@@ -363,13 +363,7 @@ def _is_listed(spec, state, p, color, nogo, plain_go):
         return not (nogo and _captures_next_to(state, points, p, opp, w))
     # no neighbour is empty: own stone or border on all four sides = no enemy stone next to p
     if plain_go and ((west != opp) & (east != opp) & (south != opp) & (north != opp)):
-        sw = state[H_BOARD + p - w - 1]
-        se = state[H_BOARD + p - w + 1]
-        nw = state[H_BOARD + p + w - 1]
-        ne = state[H_BOARD + p + w + 1]
-        enemy = np.int64(sw == opp) + np.int64(se == opp) + np.int64(nw == opp) + np.int64(ne == opp)
-        edge = (sw == BORDER) | (se == BORDER) | (nw == BORDER) | (ne == BORDER)
-        if enemy < 2 - np.int64(edge):  # at the edge no enemy diagonal, inside at most one
+        if _diagonals_make_eye(state, p, w, opp):
             return False  # an own eye
     breathes = False
     captures = False
@@ -384,6 +378,19 @@ def _is_listed(spec, state, p, color, nogo, plain_go):
     if nogo:
         return breathes and not captures
     return breathes or captures
+
+
+@inline_jit
+def _diagonals_make_eye(state, p, w, opp):
+    """The eye rule's diagonals, for a point whose four neighbours are the player's or the edge: an own eye when
+    at most one diagonal holds an ``opp`` stone, none at the edge."""
+    sw = state[H_BOARD + p - w - 1]
+    se = state[H_BOARD + p - w + 1]
+    nw = state[H_BOARD + p + w - 1]
+    ne = state[H_BOARD + p + w + 1]
+    enemy = np.int64(sw == opp) + np.int64(se == opp) + np.int64(nw == opp) + np.int64(ne == opp)
+    edge = (sw == BORDER) | (se == BORDER) | (nw == BORDER) | (ne == BORDER)
+    return enemy < 2 - np.int64(edge)
 
 
 @noalloc_jit
@@ -641,14 +648,7 @@ def slot_code_pair(spec, state, slot, with_context):
                                  or (west != 1) & (east != 1) & (south != 1) & (north != 1)):
                     # every neighbour one colour's or the edge: maybe that colour's eye
                     colour = 1 if (west != 2) & (east != 2) & (south != 2) & (north != 2) else 2
-                    opp = 3 - colour
-                    sw = state[H_BOARD + p - w - 1]
-                    se = state[H_BOARD + p - w + 1]
-                    nw = state[H_BOARD + p + w - 1]
-                    ne = state[H_BOARD + p + w + 1]
-                    enemy = np.int64(sw == opp) + np.int64(se == opp) + np.int64(nw == opp) + np.int64(ne == opp)
-                    edge = (sw == BORDER) | (se == BORDER) | (nw == BORDER) | (ne == BORDER)
-                    if enemy < 2 - np.int64(edge):  # an own eye of ``colour``
+                    if _diagonals_make_eye(state, p, w, 3 - colour):  # an own eye of ``colour``
                         if colour == 1:
                             listed1 = False
                         else:
