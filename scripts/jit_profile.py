@@ -101,6 +101,26 @@ def _functions(outdir: Path):
     return sorted(functions)
 
 
+def record_searches(game, root, agent, iterations: int, seconds: float, data: Path) -> None:
+    """``perf record`` attached to this process (samples in ``data``) while ``agent`` searches from ``root`` again
+    and again for ``seconds`` (seeds 100, 101...); prints the time an iteration.  The searches are compiled before
+    (the compile would be sampled otherwise).  Also used by ``scripts/profile_by_object.py``."""
+    from ppalib._rng import make_rng
+    from ppalib.agents import search
+    perf = subprocess.Popen(["perf", "record", "-q", "-F", "4000", "-o", str(data), "-p", str(os.getpid())])
+    time.sleep(1.0)  # perf attaches
+    start, searches = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        search(game, root, agent, make_rng(100 + searches))
+        searches += 1
+    elapsed = time.perf_counter() - start
+    perf.send_signal(signal.SIGINT)
+    if perf.wait() not in (0, -signal.SIGINT, 130) or not data.exists():
+        raise SystemExit(f"perf record failed (exit {perf.returncode}); is kernel.perf_event_paranoid <= 2?")
+    print(f"{searches} searches of {iterations} iterations: {elapsed / searches / iterations * 1e6:.3f} us an "
+          f"iteration (perf attached)")
+
+
 def _profile(args, outdir: Path):
     from ppalib._rng import make_rng
     from ppalib.agents import search
@@ -111,18 +131,7 @@ def _profile(args, outdir: Path):
     search(game, root, agent, make_rng(1))  # compiles
     functions = _functions(outdir)
     data = outdir / "perf.data"
-    perf = subprocess.Popen(["perf", "record", "-q", "-F", "4000", "-o", str(data), "-p", str(os.getpid())])
-    time.sleep(1.0)
-    start, searches = time.perf_counter(), 0
-    while time.perf_counter() - start < args.seconds:
-        search(game, root, agent, make_rng(100 + searches))
-        searches += 1
-    elapsed = time.perf_counter() - start
-    perf.send_signal(signal.SIGINT)
-    if perf.wait() not in (0, -signal.SIGINT, 130) or not data.exists():
-        raise SystemExit(f"perf record failed (exit {perf.returncode}); is kernel.perf_event_paranoid <= 2?")
-    print(f"{searches} searches of {args.playouts} iterations: {elapsed / searches / args.playouts * 1e6:.3f} us an "
-          f"iteration (perf attached)")
+    record_searches(game, root, agent, args.playouts, args.seconds, data)
     return functions, data
 
 

@@ -7,13 +7,11 @@
 Needs Linux ``perf`` (``kernel.perf_event_paranoid`` <= 2 for one's own process).
 """
 import argparse
-import os
-import signal
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
+from jit_profile import record_searches  # this script's folder is on the path when it runs
 from ppalib._rng import make_rng
 from ppalib.agents import make_agent, search
 from ppalib.games import make_game
@@ -34,18 +32,8 @@ root = game.initial_state()
 search(game, root, agent, make_rng(1))  # compile, or load from the cache
 with tempfile.TemporaryDirectory() as folder:
     data = Path(folder) / "perf.data"
-    perf = subprocess.Popen(["perf", "record", "-q", "-F", "4000", "-o", str(data), "-p", str(os.getpid())])
-    time.sleep(1.0)  # perf attaches
-    start, searches = time.perf_counter(), 0
-    while time.perf_counter() - start < args.seconds:
-        search(game, root, agent, make_rng(100 + searches))
-        searches += 1
-    elapsed = time.perf_counter() - start
-    perf.send_signal(signal.SIGINT)
-    perf.wait()
+    record_searches(game, root, agent, args.iterations, args.seconds, data)
     report = subprocess.run(["perf", "report", "-i", str(data), "--no-children", "--sort", "dso"],
                             capture_output=True, text=True).stdout
-print(f"{searches} searches of {args.iterations} iterations: {elapsed / searches / args.iterations * 1e6:.3f} us an "
-      f"iteration (perf attached)")
 lines = [line for line in report.splitlines() if line.strip() and not line.startswith("#")]
 print("\n".join(lines[:args.top]))
