@@ -644,10 +644,11 @@ def slot_code_pair(spec, state, slot, with_context):
             else:
                 listed1 = free1 or atari2
                 listed2 = free2 or atari1
-                if plain_go and ((west != 2) & (east != 2) & (south != 2) & (north != 2)
-                                 or (west != 1) & (east != 1) & (south != 1) & (north != 1)):
+                no_white = (west != 2) & (east != 2) & (south != 2) & (north != 2)
+                no_black = (west != 1) & (east != 1) & (south != 1) & (north != 1)
+                if plain_go and (no_white or no_black):
                     # every neighbour one colour's or the edge: maybe that colour's eye
-                    colour = 1 if (west != 2) & (east != 2) & (south != 2) & (north != 2) else 2
+                    colour = 1 if no_white else 2
                     if _diagonals_make_eye(state, p, w, 3 - colour):  # an own eye of ``colour``
                         if colour == 1:
                             listed1 = False
