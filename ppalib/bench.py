@@ -154,9 +154,11 @@ def measure_engines(name: str, size: int, playouts: int, repeats: int) -> list[d
     """PPA's and PPAF's cost against UCT's with each ``playout_engine`` (1: every ply lists its moves; 2: the
     incremental sum-tree draw, ``ppalib.kernels.incremental``): each repeat searches the start position once with
     UCT and once with each of the four agents, in turn, so that the drifting load of a shared machine falls on all
-    alike; ``cost_vs_uct`` is the median over repeats of the agent's time over UCT's in the same repeat (per
-    iteration: in misere games learned playouts get longer, so judge those per playout move).  After one warm-up
-    search of each."""
+    alike; ``cost_vs_uct`` is the median over repeats of the agent's time over UCT's in the same repeat, per
+    iteration.  A learned policy changes how long a playout's game lasts (in misere games it gets longer), so each
+    search's plies (``SearchResult.plies``: descent and playout, every iteration) are kept too:
+    ``plies_per_iteration`` (UCT's and each agent's, over all repeats) and ``cost_per_ply_vs_uct``, the median of the
+    same ratios per ply played.  After one warm-up search of each."""
     game = make_game(name, size)
     root = game.initial_state()
     rng = make_rng(1)
@@ -164,21 +166,36 @@ def measure_engines(name: str, size: int, playouts: int, repeats: int) -> list[d
     agents = [make_agent(kind, playouts, playout_engine=engine) for kind, engine in ENGINE_AGENTS]
     for agent in [uct, *agents]:
         search(game, root, agent, rng)
-    times = [[] for _ in agents]
-    uct_times = []
-    for _ in range(repeats):
+
+    def timed(agent):
         start = time.perf_counter()
-        search(game, root, uct, rng)
-        uct_times.append(time.perf_counter() - start)
+        result = search(game, root, agent, rng, return_details=True)
+        return time.perf_counter() - start, result.plies
+
+    times = [[] for _ in agents]
+    plies = [[] for _ in agents]
+    uct_times, uct_plies = [], []
+    for _ in range(repeats):
+        seconds, played = timed(uct)
+        uct_times.append(seconds)
+        uct_plies.append(played)
         for i, agent in enumerate(agents):
-            start = time.perf_counter()
-            search(game, root, agent, rng)
-            times[i].append(time.perf_counter() - start)
+            seconds, played = timed(agent)
+            times[i].append(seconds)
+            plies[i].append(played)
     rows = [{"game": name, "size": size, "agent": "uct", "metric": "uct_iterations_per_s",
-             "value": round(playouts / statistics.median(uct_times), 3)}]
-    for (kind, engine), measured in zip(ENGINE_AGENTS, times):
-        rows.append({"game": name, "size": size, "agent": f"{kind}_engine{engine}", "metric": "cost_vs_uct",
+             "value": round(playouts / statistics.median(uct_times), 3)},
+            {"game": name, "size": size, "agent": "uct", "metric": "plies_per_iteration",
+             "value": round(sum(uct_plies) / (playouts * repeats), 3)}]
+    for (kind, engine), measured, played in zip(ENGINE_AGENTS, times, plies):
+        agent = f"{kind}_engine{engine}"
+        rows.append({"game": name, "size": size, "agent": agent, "metric": "cost_vs_uct",
                      "value": round(statistics.median(t / u for t, u in zip(measured, uct_times)), 3)})
+        rows.append({"game": name, "size": size, "agent": agent, "metric": "plies_per_iteration",
+                     "value": round(sum(played) / (playouts * repeats), 3)})
+        rows.append({"game": name, "size": size, "agent": agent, "metric": "cost_per_ply_vs_uct",
+                     "value": round(statistics.median((t / p) / (u / q) for t, p, u, q
+                                                      in zip(measured, played, uct_times, uct_plies)), 3)})
     return rows
 
 
@@ -186,25 +203,50 @@ def measure_engines(name: str, size: int, playouts: int, repeats: int) -> list[d
 ENGINE_TARGET = 2.0
 
 
+def _engine_rows(rows: list[dict]) -> dict:
+    """``measure_engines`` rows by (game, size), then by (agent, metric)."""
+    games = {}
+    for r in rows:
+        if r["metric"] in ("cost_vs_uct", "plies_per_iteration", "cost_per_ply_vs_uct", "uct_iterations_per_s"):
+            games.setdefault((r["game"], r["size"]), {})[r["agent"], r["metric"]] = r["value"]
+    return games
+
+
 def engines_table(rows: list[dict]) -> str:
     """The ``measure_engines`` rows as a markdown table, one line per game: UCT's iterations/s and each agent's
     ``cost_vs_uct``, then whether engine 2 meets ``ENGINE_TARGET`` for PPA and PPAF."""
-    games = {}
-    for r in rows:
-        if r["metric"] == "cost_vs_uct" or (r["metric"] == "uct_iterations_per_s" and r["agent"] == "uct"):
-            games.setdefault((r["game"], r["size"]), {})[r["agent"] if r["metric"] == "cost_vs_uct" else "uct"] = \
-                r["value"]
     agents = [f"{kind}_engine{engine}" for kind, engine in ENGINE_AGENTS]
     lines = ["| game | board | UCT iterations/s | " + " | ".join(f"{kind.upper()} engine {engine}"
                                                                  for kind, engine in ENGINE_AGENTS)
              + f" | engine 2 within {ENGINE_TARGET:g}x (PPA, PPAF) |",
              "|---|---|---:|" + "---:|" * len(agents) + "---|"]
-    for (name, size), values in games.items():
-        if not all(a in values for a in agents):
+    for (name, size), values in _engine_rows(rows).items():
+        if not all((a, "cost_vs_uct") in values for a in agents):
             continue  # measured without --engines
-        within = ", ".join("yes" if values[f"{kind}_engine2"] <= ENGINE_TARGET else "no" for kind in ("ppa", "ppaf"))
-        lines.append(f"| {name} | {board_text(make_game(name, size))} | {values.get('uct', float('nan')):,.0f} | "
-                     + " | ".join(f"{values[a]:.2f}" for a in agents) + f" | {within} |")
+        cost = {a: values[a, "cost_vs_uct"] for a in agents}
+        within = ", ".join("yes" if cost[f"{kind}_engine2"] <= ENGINE_TARGET else "no" for kind in ("ppa", "ppaf"))
+        lines.append(f"| {name} | {board_text(make_game(name, size))} | "
+                     f"{values.get(('uct', 'uct_iterations_per_s'), float('nan')):,.0f} | "
+                     + " | ".join(f"{cost[a]:.2f}" for a in agents) + f" | {within} |")
+    return "\n".join(lines)
+
+
+def engines_ply_table(rows: list[dict]) -> str:
+    """Engine 2 per playout move, one line per game: the plies an iteration plays (descent and playout) under UCT,
+    PPA and PPAF, and PPA's and PPAF's ``cost_per_ply_vs_uct``: where a learned policy makes the playouts' games
+    longer or shorter, this separates the engine's cost from the policy's."""
+    lines = ["| game | board | plies an iteration: UCT | PPA | PPAF | cost per ply vs UCT: PPA engine 2 | PPAF engine 2 |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for (name, size), values in _engine_rows(rows).items():
+        needed = [("uct", "plies_per_iteration")] + [(f"{kind}_engine2", metric) for kind in ("ppa", "ppaf")
+                                                     for metric in ("plies_per_iteration", "cost_per_ply_vs_uct")]
+        if not all(key in values for key in needed):
+            continue  # measured without --engines
+        lines.append(f"| {name} | {board_text(make_game(name, size))} | {values['uct', 'plies_per_iteration']:.1f} | "
+                     f"{values['ppa_engine2', 'plies_per_iteration']:.1f} | "
+                     f"{values['ppaf_engine2', 'plies_per_iteration']:.1f} | "
+                     f"{values['ppa_engine2', 'cost_per_ply_vs_uct']:.2f} | "
+                     f"{values['ppaf_engine2', 'cost_per_ply_vs_uct']:.2f} |")
     return "\n".join(lines)
 
 
@@ -241,7 +283,8 @@ def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, o
               compile_times: bool, as_json: bool, stream=None, profile: bool = False,
               engines: bool = False, markdown: bool = False) -> list[dict]:
     """Measure each game of ``names`` (``name`` or ``name:size``) at ``size``, or at its ``BENCH_SIZES`` size
-    (fixed-board games at their own); with ``engines`` and ``markdown``, ``engines_table`` after the rows."""
+    (fixed-board games at their own); with ``engines`` and ``markdown``, ``engines_table`` and ``engines_ply_table``
+    after the rows."""
     stream = sys.stdout if stream is None else stream  # looked up per call: sys.stdout may have been replaced
     rows = []
     for name, game_size in bench_targets(names, size):
@@ -265,4 +308,6 @@ def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, o
                   file=stream, flush=True)
     if engines and markdown:
         print(engines_table(rows), file=stream, flush=True)
+        print(file=stream)
+        print(engines_ply_table(rows), file=stream, flush=True)
     return rows

@@ -39,7 +39,8 @@ def _search_from(game, state, agent, learned, rng, rule):
     kernels = Searcher(game, agent).kernels
     from ppalib.agents import _no_features
     kernels.run_iterations(game.spec, state, rng, tree, learner, settings, agent.playouts, np.zeros(0),
-                           _no_features(), np.zeros(0), np.zeros(2, dtype=np.int64))
+                           _no_features(), np.zeros(0), np.zeros(2, dtype=np.int64),
+                           np.zeros(1, dtype=np.int64))
     return learner, tree
 
 

@@ -10,7 +10,7 @@ from ppalib import _specialise, make_rng
 from ppalib.agents import Searcher, kernels_for, make_agent, search
 from ppalib.experiments import Condition, play_game
 from ppalib.games import make_game
-from ppalib.games._common import H_BOARD, H_HASH
+from ppalib.games._common import H_BOARD, H_HASH, S_MAX_PLIES
 from ppalib.kernels import selection
 from ppalib.kernels.tree import lookup
 
@@ -184,6 +184,23 @@ def test_every_agent_kind_returns_the_same_result_shape():
         assert result.move in set(result.moves.tolist())
         assert result.visits.shape == result.moves.shape and result.iterations == 50
         assert result.rave_used.shape == (2,)
+        # every iteration plays at least one ply from a position with legal moves, at most the game's longest
+        assert 50 <= result.plies <= 50 * game.spec[S_MAX_PLIES], kind
+
+
+@pytest.mark.parametrize("name,size", [("go", 5), ("breakthrough", 5), ("domineering", 5), ("fanorona", 5)])
+def test_search_counts_the_plies_of_its_iterations(name, size):
+    """A one-iteration UCT search expands the root and plays one uniform playout, drawing nothing else: its plies are
+    that playout's, replayed from a copy of the generator."""
+    game = make_game(name, size)
+    root = game.initial_state()
+    for seed in range(5):
+        rng = make_rng(seed)
+        replay = rng.copy()
+        result = search(game, root, make_agent("uct", 1), rng, return_details=True)
+        _, plies = kernels_for(game).playout.random_playout(game.spec, root, replay)
+        assert result.plies == plies > 0
+        assert np.array_equal(rng, replay)  # nothing else drew
 
 
 @pytest.mark.parametrize("module", ["breakthrough", "go", "domineering"])

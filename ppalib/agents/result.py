@@ -19,6 +19,9 @@ class SearchResult:
     selections at a fixed rate or adaptive per node), else zeros.
     values: each root move's mean result for the player to move (wins / playouts; a win 1, a draw 0.5, a loss 0),
         NaN for a move without playouts; all NaN for the greedy agent, which does not search.
+    plies: the plies all iterations played from the searched position to where each ended (the tree's descent and
+        the playout); ``plies / iterations`` is the mean length of an iteration's game, by which a playout move's
+        cost is judged (``python -m ppalib bench --engines``); 0 for the greedy agent.
     """
     move: int
     moves: np.ndarray
@@ -28,3 +31,4 @@ class SearchResult:
     policy: np.ndarray = field(default_factory=lambda: np.zeros(0))
     rave_used: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
     values: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    plies: int = 0

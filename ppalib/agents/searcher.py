@@ -128,12 +128,14 @@ class Searcher:
             learner = new_learner(game.num_codes(settings.with_context) if settings.learning != LEARN_NONE else 0,
                                   settings.learning)
         rave_used = np.zeros(2, dtype=np.int64)
+        plies_played = np.zeros(1, dtype=np.int64)
         prior_logits = np.ascontiguousarray(prior_logits, dtype=np.float64)
         # Entries an iteration can add: one, or two with Soemers et al.'s playout (its first move's position).
         per_iteration = 2 if settings.playout == PLAYOUT_PRIOR_FIRST else 1
         if agent.seconds_per_move is None:
             tree = self.kernels.run_iterations(game.spec, state, rng, reserve(tree, per_iteration * budget), learner,
-                                               settings, budget, prior_logits, self.features, self.theta, rave_used)
+                                               settings, budget, prior_logits, self.features, self.theta, rave_used,
+                                               plies_played)
             done = budget
         else:
             done, chunk = 0, _FIRST_CHUNK
@@ -143,7 +145,7 @@ class Searcher:
                 chunk_start = time.perf_counter()
                 tree = self.kernels.run_iterations(game.spec, state, rng, reserve(tree, per_iteration * step),
                                                    learner, settings, step, prior_logits, self.features, self.theta,
-                                                   rave_used)
+                                                   rave_used, plies_played)
                 done += step
                 now = time.perf_counter()
                 if now >= deadline:
@@ -161,7 +163,7 @@ class Searcher:
         with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0: a move without playouts has no value
             values = np.where(visits > 0, wins / visits, np.nan)
         return SearchResult(int(move), legal, visits, int(done), time.perf_counter() - start, policy, rave_used,
-                            values)
+                            values, int(plies_played[0]))
 
 
 def search(game: Game, state: np.ndarray, agent: AgentConfig, rng: np.ndarray, *, return_details: bool = False,

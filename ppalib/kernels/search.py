@@ -45,7 +45,7 @@ from numba import njit
 from ppalib._noalloc import noalloc_jit
 from ppalib._rng import random_float, weighted_index, weighted_index_of_total
 from ppalib.features.matcher import move_logits
-from ppalib.games._common import H_HASH, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES
+from ppalib.games._common import H_HASH, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES
 from ppalib.kernels import selection
 from ppalib.kernels import incremental
 from ppalib.kernels import sumtree
@@ -117,7 +117,7 @@ def entry_priors(spec, state, moves, n, with_context, prior_logits, features, th
 
 @njit(cache=True)
 def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_logits, features, theta,
-                   rave_used):
+                   rave_used, plies_played):
     """Run ``iterations`` iterations from ``root`` on ``tree`` and ``learner``; return the tree (a new one if it grew).
 
     spec, root: the game's spec and the position (int64 arrays; ``root`` is not modified).
@@ -127,6 +127,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     empty PUCT's priors are the features' softmax policy, and ``PLAYOUT_FEATURES`` draws every playout move from it.
     rave_used: int64[2], incremented: RAVE-using descents (adaptive at the root) or selections (fixed rate,
     adaptive per node), and all of them.
+    plies_played: int64[1], incremented by each iteration's plies from the root to where it ended (the tree's descent
+    and the playout: ``H_PLY`` there minus the root's), which is what a playout move's cost is judged by.
     The tree must have room for ``2 * iterations`` more entries (``ppalib.kernels.tree.reserve``); its move pool
     grows here when full.
     """
@@ -214,6 +216,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                           inc_open, inc_pref, 0)
         inc_root_code[:] = inc_code
 
+    plies = -iterations * root[H_PLY]  # each iteration's plies: H_PLY where it ends minus the root's
     for iteration in range(iterations):
         state[:] = root
         depth = 0
@@ -467,6 +470,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
             break
 
         # Back up (and RAVE's AMAF statistics), then learn.
+        plies += state[H_PLY]
         winner = state[H_WINNER]
         for d in range(depth):
             node = path_node[d]
@@ -498,6 +502,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     sizes = tree.sizes
     sizes[ENTRIES] = entries
     sizes[POOL] = pool_used
+    plies_played[0] += plies
     return Tree(table, node_key, node_player, node_total, node_n, node_off, pool_move, pool_stats, pool_amaf,
                 pool_prior, sizes, node_amaf)
 
