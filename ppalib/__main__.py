@@ -183,8 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--notebooks", nargs="+", default=None, metavar="NOTEBOOK",
                    help="with --presets: only these notebooks (e.g. 01_ppa_2015)")
     b.add_argument("--markdown", action="store_true",
-                   help="with --presets: the table in markdown (the README's); with --engines: also the table of "
-                        "PPA's and PPAF's cost against UCT per game and engine")
+                   help="with --presets: the table in markdown (the README's); with --engines: also the tables of "
+                        "PPA's and PPAF's cost against UCT per game and engine, and per ply played")
     b.add_argument("--detail", action="store_true", help="with --presets: every cell, its cost and its source")
     b.add_argument("--engines", action="store_true",
                    help="also PPA and PPAF with each playout_engine (1: lists, 2: incremental), interleaved with UCT")

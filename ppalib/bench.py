@@ -10,6 +10,10 @@ single process, from the start position:
   ``RandomRolloutEvaluator`` (one rollout), same c and simulations, and ``ratio_uct_vs_openspiel``: the median
   over ``repeats`` interleaved pairs (one UCT search, one OpenSpiel search) of the pair's time ratio, so that
   the load of a shared machine, which drifts, does not fall on one engine only.
+* With ``--engines``, PPA's and PPAF's ``cost_vs_uct`` with each playout engine (``measure_engines``), and the plies
+  an iteration plays under each agent with engine 2's ``cost_per_ply_vs_uct``: a learned policy makes playouts longer
+  or shorter (three times as long at Fanorona, half as long at Gomoku), which a per-iteration ratio mixes with the
+  engine's speed; ``--markdown`` prints both as tables (``engines_table``, ``engines_ply_table``).
 * ``compile_cold_s`` / ``first_move_warm_s``: a fresh interpreter importing ppalib and playing one move of each
   agent kind, with an empty numba cache / with the cache filled (only with ``--compile``).
 * With ``--profile``, the cost of one playout move split into its parts, in ns: recorded random playouts from
