@@ -233,6 +233,36 @@ def test_bench_engines_markdown_table_has_a_line_per_game_with_each_agents_cost(
     assert table[2].split(" | ")[3:] == ["3.00", "1.50", "4.00", "2.50", "yes, no |"]
 
 
+def test_bench_engines_ply_table_puts_each_agents_plies_and_cost_per_ply_on_the_games_line():
+    from ppalib.bench import engines_ply_table
+    rows = [{"game": "hex", "size": 4, "agent": "uct", "metric": "plies_per_iteration", "value": 10.0}]
+    for agent, plies, per_ply in (("ppa_engine2", 20.0, 1.25), ("ppaf_engine2", 5.0, 3.5)):
+        rows += [{"game": "hex", "size": 4, "agent": agent, "metric": "plies_per_iteration", "value": plies},
+                 {"game": "hex", "size": 4, "agent": agent, "metric": "cost_per_ply_vs_uct", "value": per_ply}]
+    rows.append({"game": "go", "size": 5, "agent": "uct", "metric": "plies_per_iteration", "value": 9.0})
+    table = engines_ply_table(rows).splitlines()
+    assert len(table) == 3  # go lacks the agents' rows: no line
+    assert table[2].split(" | ")[2:] == ["10.0", "20.0", "5.0", "1.25", "3.50 |"]
+
+
+def test_bench_engines_reports_plies_and_cost_per_ply(capsys):
+    import json
+
+    from ppalib.__main__ import main
+    assert main(["bench", "--games", "hex:4", "--playouts", "30", "--repeats", "1", "--json", "--engines",
+                 "--no-openspiel"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    plies = {r["agent"]: r["value"] for r in rows if r["metric"] == "plies_per_iteration"}
+    per_ply = {r["agent"]: r["value"] for r in rows if r["metric"] == "cost_per_ply_vs_uct"}
+    cost = {r["agent"]: r["value"] for r in rows if r["metric"] == "cost_vs_uct"}
+    assert set(plies) == {"uct", "ppa_engine1", "ppa_engine2", "ppaf_engine1", "ppaf_engine2"}
+    longest = make_game("hex", 4).spec[S_MAX_PLIES]
+    assert all(1.0 <= value <= longest for value in plies.values())
+    assert set(per_ply) == set(cost)
+    for agent in per_ply:  # one repeat: the per-ply ratio is the iteration ratio times UCT's plies over the agent's
+        assert per_ply[agent] == pytest.approx(cost[agent] * plies["uct"] / plies[agent], rel=5e-3), agent
+
+
 # (Atarigo shares Nogo's branch; its random games end by a capture before a position without a legal point)
 @pytest.mark.parametrize("name,size,options", [("go", 5, {}), ("nogo", 5, {}), ("misere_nogo", 5, {})],
                          ids=["go5", "nogo5", "misere_nogo5"])
