@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import inline_jit, noalloc_jit
 from .._rng import random_index
 from ._cells import (add_empty, check_flag, list_empty_cells, orthos_table, placement_dirty, rebuild_empties, remove_empty, zobrist_keys)
 from ._common import before_play_remembers_nothing
@@ -291,28 +291,32 @@ def move_code(spec, state, move, with_context):
 @noalloc_jit
 def _code_of(spec, state, move, player, with_context):
     """``move_code`` for ``player``."""
-    cells = spec[S_CELLS]
-    code = player * (cells + 1) + move
+    code = player * (spec[S_CELLS] + 1) + move
     if not with_context:
         return code
-    pattern = 0
+    pattern0, pattern1 = _patterns(spec, state, move)
+    return PATTERNS * code + (pattern0 if player == 0 else pattern1)
+
+
+@inline_jit
+def _patterns(spec, state, move):
+    """The six neighbours' pattern of ``move`` as player 0 and as player 1 see it (0 for SWAP): each neighbour a
+    base-3 digit, 0 empty, 1 the player's stone or edge, 2 the opponent's; a digit as player 1 sees it is 3 minus
+    player 0's, unless empty.  Both at once, for ``slot_code_pair``; ``_code_of`` keeps one."""
+    cells = spec[S_CELLS]
+    pattern0 = 0
+    pattern1 = 0
     if move < cells:
         orthos = spec[S_TABLES] + T_ORTHOS + DIRECTIONS * move
         edges = orthos + cells * DIRECTIONS
         mult = 1
         for k in range(DIRECTIONS):
             q = spec[orthos + k]
-            if q < 0:
-                v = spec[edges + k]  # 1: player 0's edge, 2: player 1's, as seen by player 0
-                if player == 1:
-                    v = 3 - v
-            else:
-                v = state[H_BOARD + q]
-                if v != 0:
-                    v = 1 if v == player + 1 else 2
-            pattern += mult * v
+            v = spec[edges + k] if q < 0 else state[H_BOARD + q]  # an edge: 1 player 0's, 2 player 1's
+            pattern0 += mult * v
+            pattern1 += mult * ((3 - v) if v != 0 else 0)
             mult *= 3
-    return PATTERNS * code + pattern
+    return pattern0, pattern1
 
 
 # ---- the incremental legal set (``ppalib.kernels.incremental``): a slot per cell, and one for SWAP -------------
@@ -331,6 +335,24 @@ def slot_code(spec, state, slot, player, with_context):
     elif state[H_BOARD + slot] != 0:
         return -1
     return _code_of(spec, state, slot, player, with_context)
+
+
+@inline_jit
+def slot_code_pair(spec, state, slot, with_context):
+    """``slot_code`` for players 0 and 1 at once (the contract's optional ``slot_code_pair``): one legality test
+    and one read of the neighbours (``_patterns``) for both."""
+    cells = spec[S_CELLS]
+    if slot == cells:
+        if not _swap_available(spec, state):
+            return -1, -1
+    elif state[H_BOARD + slot] != 0:
+        return -1, -1
+    code0 = _code_of(spec, state, slot, 0, False)
+    code1 = _code_of(spec, state, slot, 1, False)
+    if not with_context:
+        return code0, code1
+    pattern0, pattern1 = _patterns(spec, state, slot)
+    return PATTERNS * code0 + pattern0, PATTERNS * code1 + pattern1
 
 
 before_play = before_play_remembers_nothing  # a placement changes its own cell
