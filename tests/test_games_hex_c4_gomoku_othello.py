@@ -287,6 +287,31 @@ def test_othello_bitboard_and_cell_by_cell_engines_agree(size):
 
 
 # ---- every game ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,size", [("gomoku", 7), ("connect_four", 7), ("othello", 8)])
+def test_context_code_reads_the_board_graphs_neighbours_as_empty_own_enemy_or_off(name, size):
+    """Recomputed from the board graph: digit k (base 4) of the pattern is the cell's neighbour k in the graph's
+    order: 0 empty, 1 the mover's stone, 2 the opponent's, 3 off the board (the cell: where the stone lands)."""
+    game = make_game(name, size)
+    module = game.module
+    graph = module.board_graph(game.spec)
+    checked = 0
+    for seed in range(3):
+        for state in _random_game(game, seed)[0][:-1]:
+            player = int(state[H_TO_MOVE])
+            for move in game.legal_moves(state):
+                cell = module.move_to(game.spec, state, move)
+                if cell < 0 or cell >= graph.orthos.shape[0]:
+                    continue  # a pass
+                pattern = game.move_code(state, move, with_context=True) - 256 * game.move_code(state, move)
+                for k in range(module.DIRECTIONS):
+                    q = graph.orthos[cell, k]
+                    owner = module.cell_owner(game.spec, state, q) if q >= 0 else None
+                    expected = 3 if q < 0 else 0 if owner < 0 else 1 if owner == player else 2
+                    assert (pattern // 4 ** k) % 4 == expected, (name, cell, k)
+                checked += 1
+    assert checked > 100
+
+
 def _random_game(game, seed):
     """The states and the moves of a uniformly random game."""
     rng = np.random.default_rng(seed)
