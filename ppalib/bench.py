@@ -239,11 +239,12 @@ def engines_ply_table(rows: list[dict]) -> str:
     """Engine 2 per playout move, one line per game: the plies an iteration plays (descent and playout) under UCT,
     PPA and PPAF, and PPA's and PPAF's ``cost_per_ply_vs_uct``: where a learned policy makes the playouts' games
     longer or shorter, this separates the engine's cost from the policy's."""
-    lines = ["| game | board | plies an iteration: UCT | PPA | PPAF | cost per ply vs UCT: PPA engine 2 | PPAF engine 2 |",
+    lines = ["| game | board | plies an iteration: UCT | PPA | PPAF | cost per ply vs UCT: PPA engine 2 "
+             "| PPAF engine 2 |",
              "|---|---|---:|---:|---:|---:|---:|"]
+    needed = [("uct", "plies_per_iteration")] + [(f"{kind}_engine2", metric) for kind in ("ppa", "ppaf")
+                                                 for metric in ("plies_per_iteration", "cost_per_ply_vs_uct")]
     for (name, size), values in _engine_rows(rows).items():
-        needed = [("uct", "plies_per_iteration")] + [(f"{kind}_engine2", metric) for kind in ("ppa", "ppaf")
-                                                     for metric in ("plies_per_iteration", "cost_per_ply_vs_uct")]
         if not all(key in values for key in needed):
             continue  # measured without --engines
         lines.append(f"| {name} | {board_text(make_game(name, size))} | {values['uct', 'plies_per_iteration']:.1f} | "

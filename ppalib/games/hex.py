@@ -326,13 +326,18 @@ def num_slots(spec):
     return spec[S_CELLS] + 1
 
 
+@inline_jit
+def _slot_legal(spec, state, slot):
+    """``slot`` is a legal move: SWAP when available, a cell when empty."""
+    if slot == spec[S_CELLS]:
+        return _swap_available(spec, state)
+    return state[H_BOARD + slot] == 0
+
+
 @noalloc_jit
 def slot_code(spec, state, slot, player, with_context):
     """The code of ``slot`` (a cell, or SWAP) for ``player`` if it is legal, else -1."""
-    if slot == spec[S_CELLS]:
-        if not _swap_available(spec, state):
-            return -1
-    elif state[H_BOARD + slot] != 0:
+    if not _slot_legal(spec, state, slot):
         return -1
     return _code_of(spec, state, slot, player, with_context)
 
@@ -341,11 +346,7 @@ def slot_code(spec, state, slot, player, with_context):
 def slot_code_pair(spec, state, slot, with_context):
     """``slot_code`` for players 0 and 1 at once (the contract's optional ``slot_code_pair``): one legality test
     and one read of the neighbours (``_patterns``) for both."""
-    cells = spec[S_CELLS]
-    if slot == cells:
-        if not _swap_available(spec, state):
-            return -1, -1
-    elif state[H_BOARD + slot] != 0:
+    if not _slot_legal(spec, state, slot):
         return -1, -1
     code0 = _code_of(spec, state, slot, 0, False)
     code1 = _code_of(spec, state, slot, 1, False)
