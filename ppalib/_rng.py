@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._noalloc import noalloc_jit
+from ._noalloc import noalloc_jit, nowrap
 
 _INV_2_53 = 1.0 / 9007199254740992.0
 
@@ -81,7 +81,7 @@ def weighted_index(rng, weights, n):
     summed in index order and the last index is the fallback when rounding leaves the draw past the sum."""
     z = 0.0
     for j in range(n):
-        z += weights[j]
+        z += weights[nowrap(j)]
     return weighted_index_of_total(rng, weights, n, z)
 
 
@@ -92,7 +92,7 @@ def weighted_index_of_total(rng, weights, n, total):
     r = random_float(rng) * total
     acc = 0.0
     for j in range(n):
-        acc += weights[j]
+        acc += weights[nowrap(j)]
         if r < acc:
             return j
     return n - 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 
 OFF = 3  # the context value of an off-board neighbour
 
@@ -33,21 +33,21 @@ def check_flag(name: str, value) -> int:
 @noalloc_jit
 def remove_empty(state, empties, where, count_slot, cell):
     """Take ``cell`` out of the empty-cell list (offsets ``empties`` and ``where`` in ``state``)."""
-    last_index = state[count_slot] - 1
-    i = state[where + cell]
-    last = state[empties + last_index]
-    state[empties + i] = last
-    state[where + last] = i
-    state[count_slot] = last_index
+    last_index = state[nowrap(count_slot)] - 1
+    i = state[nowrap(where + cell)]
+    last = state[nowrap(empties + last_index)]
+    state[nowrap(empties + i)] = last
+    state[nowrap(where + last)] = i
+    state[nowrap(count_slot)] = last_index
 
 
 @noalloc_jit
 def add_empty(state, empties, where, count_slot, cell):
     """Put ``cell`` back into the empty-cell list."""
-    i = state[count_slot]
-    state[empties + i] = cell
-    state[where + cell] = i
-    state[count_slot] = i + 1
+    i = state[nowrap(count_slot)]
+    state[nowrap(empties + i)] = cell
+    state[nowrap(where + cell)] = i
+    state[nowrap(count_slot)] = i + 1
 
 
 @noalloc_jit
@@ -55,11 +55,11 @@ def rebuild_empties(state, board, cells, empties, where, count_slot):
     """The empty-cell list read off the board (``board`` = offset of cell 0 in ``state``), in cell order."""
     count = 0
     for cell in range(cells):
-        if state[board + cell] == 0:
-            state[empties + count] = cell
-            state[where + cell] = count
+        if state[nowrap(board + cell)] == 0:
+            state[nowrap(empties + count)] = cell
+            state[nowrap(where + cell)] = count
             count += 1
-    state[count_slot] = count
+    state[nowrap(count_slot)] = count
 
 
 @noalloc_jit
@@ -67,8 +67,8 @@ def list_empty_cells(state, board, cells, out):
     """Write the empty cells into ``out`` in increasing order; return their number."""
     count = 0
     for cell in range(cells):
-        out[count] = cell
-        count += state[board + cell] == 0  # branch-free: keep the cell only if empty
+        out[nowrap(count)] = cell
+        count += state[nowrap(board + cell)] == 0  # branch-free: keep the cell only if empty
     return count
 
 
@@ -79,11 +79,11 @@ def neighbour_pattern(spec, state, board, orthos, directions, cell, player):
     pattern = 0
     mult = 1
     for k in range(directions):
-        q = spec[orthos + directions * cell + k]
+        q = spec[nowrap(orthos + directions * cell + k)]
         if q < 0:
             v = OFF
         else:
-            v = state[board + q]
+            v = state[nowrap(board + q)]
             if v != 0:
                 v = 1 if v == player + 1 else 2
         pattern += mult * v
@@ -99,9 +99,9 @@ def placement_dirty(spec, state, board, orthos, directions, move, with_context, 
     count = 1
     if with_context:
         for k in range(directions):
-            q = spec[orthos + directions * move + k]
-            if q >= 0 and state[board + q] == 0:
-                out[count] = q
+            q = spec[nowrap(orthos + directions * move + k)]
+            if q >= 0 and state[nowrap(board + q)] == 0:
+                out[nowrap(count)] = q
                 count += 1
     return count
 

@@ -15,7 +15,7 @@ deterministic order, so search statistics can be indexed by a move's position in
 """
 import numpy as np
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 from .._rng import random_index
 
 # ---- state header -------------------------------------------------------------------------------------
@@ -98,7 +98,7 @@ def uniform_pick(rng, out, count):
     that draws from its full move list (``random_move(...) = uniform_pick(rng, out, legal_moves(...))``)."""
     if count == 0:
         return -1
-    return out[random_index(rng, count)]
+    return out[nowrap(random_index(rng, count))]
 
 
 @noalloc_jit

@@ -58,7 +58,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 from .._rng import random_index
 from ._bits import ONE, ZERO, lowest_cell, nth_cell, popcount
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
@@ -143,12 +143,12 @@ def make_spec(size: int, variant: int, same_direction_rule: int = 1) -> np.ndarr
 
 @noalloc_jit
 def _zkey(spec, index):
-    return spec[spec[S_ZOBRIST] + index]
+    return spec[nowrap(spec[S_ZOBRIST] + index)]
 
 
 @noalloc_jit
 def _neighbour(spec, cell, d):
-    return spec[spec[S_TABLES] + T_NEIGHBOURS + 8 * cell + d]
+    return spec[nowrap(spec[S_TABLES] + T_NEIGHBOURS + 8 * cell + d)]
 
 
 @njit(cache=True)
@@ -160,12 +160,12 @@ def init_state(spec):
     state[H_BOARD + B_CHAIN] = -1
     state[H_BOARD + B_DIRECTION] = -1
     for cell in range(COLS * 2):
-        state[H_BOARD + cell] = 1
-        state[H_BOARD + CELLS - 1 - cell] = 2
+        state[nowrap(H_BOARD + cell)] = 1
+        state[nowrap(H_BOARD + CELLS - 1 - cell)] = 2
     middle = 2 * COLS  # A3 C3 F3 H3 player 1, B3 D3 G3 I3 player 0, E3 empty
     for c in range(COLS):
         if c != 4:
-            state[H_BOARD + middle + c] = 1 if (c % 2 == 1) == (c < 4) else 2
+            state[nowrap(H_BOARD + middle + c)] = 1 if (c % 2 == 1) == (c < 4) else 2
     refresh(spec, state)
     return state
 
@@ -178,7 +178,7 @@ def refresh(spec, state):
     b1 = ZERO
     h = np.int64(0)
     for cell in range(CELLS):
-        v = state[H_BOARD + cell]
+        v = state[nowrap(H_BOARD + cell)]
         if v == 1:
             b0 |= ONE << np.uint64(cell)
         elif v == 2:
@@ -221,17 +221,17 @@ def _back(bits, step):
 def _direction_sets(spec, own, enemy, empty, d):
     """(steppers, approach, withdrawal) bitboards of direction ``d``: the pieces of ``own`` that can step to an
     empty point, those whose step captures by approach, those whose step captures by withdrawal."""
-    step = _STEP[d]
-    steppers = own & _M1[d] & _back(empty, step)
-    approach = steppers & _M2[d] & _back(enemy, 2 * step)
-    withdrawal = steppers & _M1[(d + 4) & 7] & _back(enemy, -step)
+    step = _STEP[nowrap(d)]
+    steppers = own & _M1[nowrap(d)] & _back(empty, step)
+    approach = steppers & _M2[nowrap(d)] & _back(enemy, 2 * step)
+    withdrawal = steppers & _M1[nowrap((d + 4) & 7)] & _back(enemy, -step)
     return steppers, approach, withdrawal
 
 
 @noalloc_jit
 def _sides(state, player):
-    own = np.uint64(state[H_BOARD + B_BITS + player])
-    enemy = np.uint64(state[H_BOARD + B_BITS + 1 - player])
+    own = np.uint64(state[nowrap(H_BOARD + B_BITS + player)])
+    enemy = np.uint64(state[nowrap(H_BOARD + B_BITS + 1 - player)])
     return own, enemy, ~(own | enemy) & np.uint64(FULL)
 
 
@@ -240,22 +240,22 @@ def _chain_moves(spec, state, player, out, count):
     """Write the continuations of the chain (captures of the chaining piece, by increasing number) into
     ``out[count:]``; return the new count."""
     piece = state[H_BOARD + B_CHAIN]
-    last = state[H_BOARD + B_DIRECTION] if spec[spec[S_TABLES] + T_SAME_DIRECTION] else -1
+    last = state[H_BOARD + B_DIRECTION] if spec[nowrap(spec[S_TABLES] + T_SAME_DIRECTION)] else -1
     visited = np.uint64(state[H_BOARD + B_VISITED])
     enemy = 2 - player
     for d in range(8):
         if d == last:
             continue
         to = _neighbour(spec, piece, d)
-        if to < 0 or state[H_BOARD + to] != 0 or (visited >> np.uint64(to)) & ONE:
+        if to < 0 or state[nowrap(H_BOARD + to)] != 0 or (visited >> np.uint64(to)) & ONE:
             continue
         ahead = _neighbour(spec, to, d)
-        if ahead >= 0 and state[H_BOARD + ahead] == enemy:
-            out[count] = (8 * piece + d) * 3 + APPROACH
+        if ahead >= 0 and state[nowrap(H_BOARD + ahead)] == enemy:
+            out[nowrap(count)] = (8 * piece + d) * 3 + APPROACH
             count += 1
         behind = _neighbour(spec, piece, (d + 4) & 7)
-        if behind >= 0 and state[H_BOARD + behind] == enemy:
-            out[count] = (8 * piece + d) * 3 + WITHDRAWAL
+        if behind >= 0 and state[nowrap(H_BOARD + behind)] == enemy:
+            out[nowrap(count)] = (8 * piece + d) * 3 + WITHDRAWAL
             count += 1
     return count
 
@@ -264,20 +264,20 @@ def _chain_moves(spec, state, player, out, count):
 def _has_continuation(spec, state, player):
     """Whether the chaining piece has a capture that continues the chain."""
     piece = state[H_BOARD + B_CHAIN]
-    last = state[H_BOARD + B_DIRECTION] if spec[spec[S_TABLES] + T_SAME_DIRECTION] else -1
+    last = state[H_BOARD + B_DIRECTION] if spec[nowrap(spec[S_TABLES] + T_SAME_DIRECTION)] else -1
     visited = np.uint64(state[H_BOARD + B_VISITED])
     enemy = 2 - player
     for d in range(8):
         if d == last:
             continue
         to = _neighbour(spec, piece, d)
-        if to < 0 or state[H_BOARD + to] != 0 or (visited >> np.uint64(to)) & ONE:
+        if to < 0 or state[nowrap(H_BOARD + to)] != 0 or (visited >> np.uint64(to)) & ONE:
             continue
         ahead = _neighbour(spec, to, d)
-        if ahead >= 0 and state[H_BOARD + ahead] == enemy:
+        if ahead >= 0 and state[nowrap(H_BOARD + ahead)] == enemy:
             return True
         behind = _neighbour(spec, piece, (d + 4) & 7)
-        if behind >= 0 and state[H_BOARD + behind] == enemy:
+        if behind >= 0 and state[nowrap(H_BOARD + behind)] == enemy:
             return True
     return False
 
@@ -307,15 +307,15 @@ def legal_moves(spec, state, out):
     player = state[H_TO_MOVE]
     if state[H_BOARD + B_CHAIN] >= 0:
         count = _chain_moves(spec, state, player, out, 0)
-        out[count] = STOP
+        out[nowrap(count)] = STOP
         return count + 1
     own, enemy, empty = _sides(state, player)
     steps, approach, withdrawal = _all_sets(spec, own, enemy, empty)
     capturers = ZERO
     movers = ZERO
     for d in range(8):
-        movers |= steps[d]
-        capturers |= approach[d] | withdrawal[d]
+        movers |= steps[nowrap(d)]
+        capturers |= approach[nowrap(d)] | withdrawal[nowrap(d)]
     count = 0
     if capturers:
         while capturers:
@@ -323,18 +323,18 @@ def legal_moves(spec, state, out):
             capturers &= capturers - ONE
             bit = np.uint64(cell)
             for d in range(8):
-                out[count] = 24 * cell + 3 * d + APPROACH
-                count += np.int64((approach[d] >> bit) & ONE)
-                out[count] = 24 * cell + 3 * d + WITHDRAWAL
-                count += np.int64((withdrawal[d] >> bit) & ONE)
+                out[nowrap(count)] = 24 * cell + 3 * d + APPROACH
+                count += np.int64((approach[nowrap(d)] >> bit) & ONE)
+                out[nowrap(count)] = 24 * cell + 3 * d + WITHDRAWAL
+                count += np.int64((withdrawal[nowrap(d)] >> bit) & ONE)
         return count
     while movers:
         cell = lowest_cell(movers)
         movers &= movers - ONE
         bit = np.uint64(cell)
         for d in range(8):
-            out[count] = 24 * cell + 3 * d + PAIKA
-            count += np.int64((steps[d] >> bit) & ONE)
+            out[nowrap(count)] = 24 * cell + 3 * d + PAIKA
+            count += np.int64((steps[nowrap(d)] >> bit) & ONE)
     if count == 0:  # every piece blocked: the pass
         out[0] = STOP
         count = 1
@@ -350,33 +350,33 @@ def random_move(spec, state, rng, out):
     player = state[H_TO_MOVE]
     if state[H_BOARD + B_CHAIN] >= 0:
         count = _chain_moves(spec, state, player, out, 0)
-        out[count] = STOP
-        return out[random_index(rng, count + 1)]
+        out[nowrap(count)] = STOP
+        return out[nowrap(random_index(rng, count + 1))]
     own, enemy, empty = _sides(state, player)
     steps, approach, withdrawal = _all_sets(spec, own, enemy, empty)
     captures = 0
     for d in range(8):
-        captures += popcount(approach[d]) + popcount(withdrawal[d])
+        captures += popcount(approach[nowrap(d)]) + popcount(withdrawal[nowrap(d)])
     if captures > 0:
         i = random_index(rng, captures)
         for d in range(8):
-            n = popcount(approach[d])
+            n = popcount(approach[nowrap(d)])
             if i < n:
-                return 24 * nth_cell(approach[d], i) + 3 * d + APPROACH
+                return 24 * nth_cell(approach[nowrap(d)], i) + 3 * d + APPROACH
             i -= n
-            n = popcount(withdrawal[d])
+            n = popcount(withdrawal[nowrap(d)])
             if i < n:
-                return 24 * nth_cell(withdrawal[d], i) + 3 * d + WITHDRAWAL
+                return 24 * nth_cell(withdrawal[nowrap(d)], i) + 3 * d + WITHDRAWAL
             i -= n
     total = 0
     for d in range(8):
-        total += popcount(steps[d])
+        total += popcount(steps[nowrap(d)])
     if total > 0:
         i = random_index(rng, total)
         for d in range(8):
-            n = popcount(steps[d])
+            n = popcount(steps[nowrap(d)])
             if i < n:
-                return 24 * nth_cell(steps[d], i) + 3 * d + PAIKA
+                return 24 * nth_cell(steps[nowrap(d)], i) + 3 * d + PAIKA
             i -= n
     return STOP  # every piece blocked: the pass
 
@@ -388,16 +388,16 @@ def _remove_line(spec, state, start, d, enemy_player):
     h = np.int64(0)
     removed = 0
     slot = H_BOARD + B_BITS + enemy_player
-    bits = np.uint64(state[slot])
+    bits = np.uint64(state[nowrap(slot)])
     cell = start
-    while cell >= 0 and state[H_BOARD + cell] == enemy_player + 1:
-        state[H_BOARD + cell] = 0
+    while cell >= 0 and state[nowrap(H_BOARD + cell)] == enemy_player + 1:
+        state[nowrap(H_BOARD + cell)] = 0
         bits &= ~(ONE << np.uint64(cell))
         h ^= _zkey(spec, 2 * cell + enemy_player)
         removed += 1
         cell = _neighbour(spec, cell, d)
-    state[slot] = np.int64(bits)
-    state[H_COUNT0 + enemy_player] -= removed
+    state[nowrap(slot)] = np.int64(bits)
+    state[nowrap(H_COUNT0 + enemy_player)] -= removed
     return h
 
 
@@ -433,9 +433,10 @@ def play(spec, state, move):
         kind = move - 3 * (move // 3)
         to = _neighbour(spec, cell, d)
         slot = H_BOARD + B_BITS + player
-        state[H_BOARD + cell] = 0
-        state[H_BOARD + to] = player + 1
-        state[slot] = np.int64((np.uint64(state[slot]) & ~(ONE << np.uint64(cell))) | (ONE << np.uint64(to)))
+        state[nowrap(H_BOARD + cell)] = 0
+        state[nowrap(H_BOARD + to)] = player + 1
+        state[nowrap(slot)] = np.int64((np.uint64(state[nowrap(slot)]) & ~(ONE << np.uint64(cell)))
+                                       | (ONE << np.uint64(to)))
         h = _zkey(spec, 2 * cell + player) ^ _zkey(spec, 2 * to + player)
         if kind == PAIKA:
             state[H_HASH] ^= h ^ spec[S_SIDE_KEY]
@@ -458,7 +459,7 @@ def play(spec, state, move):
             state[H_BOARD + B_CHAIN] = to
             state[H_BOARD + B_DIRECTION] = d
             state[H_HASH] ^= h
-            if state[H_COUNT0 + 1 - player] == 0:
+            if state[nowrap(H_COUNT0 + 1 - player)] == 0:
                 finish(spec, state, player)
             elif not _has_continuation(spec, state, player):
                 _end_chain(spec, state)
@@ -511,7 +512,7 @@ def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
 @noalloc_jit
 def cell_owner(spec, state, cell):
     """0 or 1 for the player whose piece is on ``cell``, -1 when it is empty."""
-    return state[H_BOARD + cell] - 1
+    return state[nowrap(H_BOARD + cell)] - 1
 
 
 @noalloc_jit

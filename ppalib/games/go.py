@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import inline_jit, noalloc_jit
+from .._noalloc import inline_jit, noalloc_jit, nowrap
 from .._rng import random_index
 from ._bits import ONE, ZERO
 from ._common import (H_BOARD, H_COUNT0, H_HASH, H_KO, H_PASSES, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
@@ -111,22 +111,22 @@ def make_spec(size: int, variant: int, komi: float = DEFAULT_KOMI, suicide: int 
 
 @noalloc_jit
 def _width(spec):
-    return spec[spec[S_TABLES]]
+    return spec[nowrap(spec[S_TABLES])]
 
 
 @noalloc_jit
 def _points(spec):
-    return spec[spec[S_TABLES] + 1]
+    return spec[nowrap(spec[S_TABLES] + 1)]
 
 
 @noalloc_jit
 def _point(spec, cell):
-    return spec[spec[S_TABLES] + T_CELL_POINT + cell]
+    return spec[nowrap(spec[S_TABLES] + T_CELL_POINT + cell)]
 
 
 @noalloc_jit
 def _cell(spec, point):
-    return spec[spec[S_TABLES] + T_CELL_POINT + spec[S_CELLS] + point]
+    return spec[nowrap(spec[S_TABLES] + T_CELL_POINT + spec[S_CELLS] + point)]
 
 
 @njit(cache=True)
@@ -140,7 +140,7 @@ def init_state(spec):
         r = p // w
         c = p % w
         if r == 0 or c == 0 or r == w - 1 or c == w - 1:
-            state[H_BOARD + p] = BORDER
+            state[nowrap(H_BOARD + p)] = BORDER
     points = _points(spec)
     for cell in range(spec[S_CELLS]):
         _add_empty(state, points, _point(spec, cell))
@@ -154,70 +154,70 @@ def init_state(spec):
 @noalloc_jit
 def _add_empty(state, points, p):
     count = state[H_COUNT0]
-    state[H_BOARD + 8 * points + count] = p
-    state[H_BOARD + 7 * points + p] = count
+    state[nowrap(H_BOARD + 8 * points + count)] = p
+    state[nowrap(H_BOARD + 7 * points + p)] = count
     state[H_COUNT0] = count + 1
 
 
 @noalloc_jit
 def _remove_empty(state, points, p):
     count = state[H_COUNT0] - 1
-    i = state[H_BOARD + 7 * points + p]
-    last = state[H_BOARD + 8 * points + count]
-    state[H_BOARD + 8 * points + i] = last
-    state[H_BOARD + 7 * points + last] = i
+    i = state[nowrap(H_BOARD + 7 * points + p)]
+    last = state[nowrap(H_BOARD + 8 * points + count)]
+    state[nowrap(H_BOARD + 8 * points + i)] = last
+    state[nowrap(H_BOARD + 7 * points + last)] = i
     state[H_COUNT0] = count
 
 
 
 @noalloc_jit
 def _add_lib(state, points, h, p):
-    state[H_BOARD + 3 * points + h] += 1
-    state[H_BOARD + 4 * points + h] += p
-    state[H_BOARD + 5 * points + h] += p * p
+    state[nowrap(H_BOARD + 3 * points + h)] += 1
+    state[nowrap(H_BOARD + 4 * points + h)] += p
+    state[nowrap(H_BOARD + 5 * points + h)] += p * p
 
 
 @noalloc_jit
 def _remove_lib(state, points, h, p):
-    state[H_BOARD + 3 * points + h] -= 1
-    state[H_BOARD + 4 * points + h] -= p
-    state[H_BOARD + 5 * points + h] -= p * p
+    state[nowrap(H_BOARD + 3 * points + h)] -= 1
+    state[nowrap(H_BOARD + 4 * points + h)] -= p
+    state[nowrap(H_BOARD + 5 * points + h)] -= p * p
 
 
 @noalloc_jit
 def _head(state, points, p):
-    return state[H_BOARD + points + p]
+    return state[nowrap(H_BOARD + points + p)]
 
 
 @noalloc_jit
 def _libs(state, points, h):
-    return state[H_BOARD + 3 * points + h]
+    return state[nowrap(H_BOARD + 3 * points + h)]
 
 
 @noalloc_jit
 def _in_atari(state, points, h):
     """True when the string headed by ``h`` has exactly one (distinct) liberty."""
-    libs = state[H_BOARD + 3 * points + h]
-    s = state[H_BOARD + 4 * points + h]
-    return libs > 0 and libs * state[H_BOARD + 5 * points + h] == s * s
+    libs = state[nowrap(H_BOARD + 3 * points + h)]
+    s = state[nowrap(H_BOARD + 4 * points + h)]
+    return libs > 0 and libs * state[nowrap(H_BOARD + 5 * points + h)] == s * s
 
 
 @noalloc_jit
 def _merge(state, points, a, b):
     """Merge the strings headed by ``a`` and ``b``; return the surviving head."""
-    if state[H_BOARD + 6 * points + a] < state[H_BOARD + 6 * points + b]:
+    if state[nowrap(H_BOARD + 6 * points + a)] < state[nowrap(H_BOARD + 6 * points + b)]:
         a, b = b, a
     s = b
     while True:
-        state[H_BOARD + points + s] = a
-        s = state[H_BOARD + 2 * points + s]
+        state[nowrap(H_BOARD + points + s)] = a
+        s = state[nowrap(H_BOARD + 2 * points + s)]
         if s == b:
             break
-    na = state[H_BOARD + 2 * points + a]
-    state[H_BOARD + 2 * points + a] = state[H_BOARD + 2 * points + b]
-    state[H_BOARD + 2 * points + b] = na
+    na = state[nowrap(H_BOARD + 2 * points + a)]
+    state[nowrap(H_BOARD + 2 * points + a)] = state[nowrap(H_BOARD + 2 * points + b)]
+    state[nowrap(H_BOARD + 2 * points + b)] = na
     for k in range(3, 7):
-        state[H_BOARD + k * points + a] += state[H_BOARD + k * points + b]
+        state[nowrap(H_BOARD + k * points + a)] += state[nowrap(H_BOARD + k * points + b)]
     return a
 
 
@@ -226,21 +226,21 @@ def _remove_string(spec, state, points, h):
     """Take the string headed by ``h`` off the board, giving its points back as liberties to its neighbours."""
     w = _width(spec)
     z = spec[S_ZOBRIST]
-    color = state[H_BOARD + h]
+    color = state[nowrap(H_BOARD + h)]
     s = h
     while True:
-        state[H_BOARD + s] = EMPTY
+        state[nowrap(H_BOARD + s)] = EMPTY
         _add_empty(state, points, s)
-        state[H_HASH] ^= spec[z + 2 * s + color - 1]
-        s = state[H_BOARD + 2 * points + s]
+        state[H_HASH] ^= spec[nowrap(z + 2 * s + color - 1)]
+        s = state[nowrap(H_BOARD + 2 * points + s)]
         if s == h:
             break
     while True:
         for q in (s - 1, s + 1, s - w, s + w):
-            v = state[H_BOARD + q]
+            v = state[nowrap(H_BOARD + q)]
             if v == 1 or v == 2:
                 _add_lib(state, points, _head(state, points, q), s)
-        s = state[H_BOARD + 2 * points + s]
+        s = state[nowrap(H_BOARD + 2 * points + s)]
         if s == h:
             break
 
@@ -250,22 +250,22 @@ def _place(spec, state, p, color):
     """Put a stone of ``color`` (1 or 2) on point ``p``; return (stones captured, a captured point or -1)."""
     points = _points(spec)
     w = _width(spec)
-    state[H_BOARD + p] = color
+    state[nowrap(H_BOARD + p)] = color
     _remove_empty(state, points, p)
-    state[H_BOARD + points + p] = p
-    state[H_BOARD + 2 * points + p] = p
+    state[nowrap(H_BOARD + points + p)] = p
+    state[nowrap(H_BOARD + 2 * points + p)] = p
     for k in range(3, 6):
-        state[H_BOARD + k * points + p] = 0
-    state[H_BOARD + 6 * points + p] = 1
-    state[H_HASH] ^= spec[spec[S_ZOBRIST] + 2 * p + color - 1]
+        state[nowrap(H_BOARD + k * points + p)] = 0
+    state[nowrap(H_BOARD + 6 * points + p)] = 1
+    state[H_HASH] ^= spec[nowrap(spec[S_ZOBRIST] + 2 * p + color - 1)]
     for q in (p - 1, p + 1, p - w, p + w):
-        v = state[H_BOARD + q]
+        v = state[nowrap(H_BOARD + q)]
         if v == EMPTY:
             _add_lib(state, points, p, q)
         elif v != BORDER:
             _remove_lib(state, points, _head(state, points, q), p)
     for q in (p - 1, p + 1, p - w, p + w):
-        if state[H_BOARD + q] == color:
+        if state[nowrap(H_BOARD + q)] == color:
             hq = _head(state, points, q)
             hp = _head(state, points, p)
             if hq != hp:
@@ -274,10 +274,10 @@ def _place(spec, state, p, color):
     last = -1
     opp = 3 - color
     for q in (p - 1, p + 1, p - w, p + w):
-        if state[H_BOARD + q] == opp:
+        if state[nowrap(H_BOARD + q)] == opp:
             hq = _head(state, points, q)
             if _libs(state, points, hq) == 0:
-                captured += state[H_BOARD + 6 * points + hq]
+                captured += state[nowrap(H_BOARD + 6 * points + hq)]
                 last = q
                 _remove_string(spec, state, points, hq)
     return captured, last
@@ -307,14 +307,14 @@ def legal_moves(spec, state, out):
     for r in range(n):
         p = (r + 1) * w + 1
         for c in range(n):
-            if state[H_BOARD + p] == EMPTY and p != ko:
-                if (state[H_BOARD + p - 1] == EMPTY or state[H_BOARD + p + 1] == EMPTY
-                        or state[H_BOARD + p - w] == EMPTY or state[H_BOARD + p + w] == EMPTY):
+            if state[nowrap(H_BOARD + p)] == EMPTY and p != ko:
+                if (state[nowrap(H_BOARD + p - 1)] == EMPTY or state[nowrap(H_BOARD + p + 1)] == EMPTY
+                        or state[nowrap(H_BOARD + p - w)] == EMPTY or state[nowrap(H_BOARD + p + w)] == EMPTY):
                     if not (nogo and _captures_next_to(state, points, p, opp, w)):
-                        out[count] = cell
+                        out[nowrap(count)] = cell
                         count += 1
                 elif free or _is_listed(spec, state, p, color, nogo, plain_go):
-                    out[count] = cell
+                    out[nowrap(count)] = cell
                     count += 1
             p += 1
             cell += 1
@@ -331,7 +331,7 @@ def _captures_next_to(state, points, p, opp, w):
     """A stone on ``p``, which has an empty neighbour, would capture: an adjacent ``opp`` string is in atari
     (its one liberty is then p)."""
     for q in (p - 1, p + 1, p - w, p + w):
-        if state[H_BOARD + q] == opp and _in_atari(state, points, _head(state, points, q)):
+        if state[nowrap(H_BOARD + q)] == opp and _in_atari(state, points, _head(state, points, q)):
             return True
     return False
 
@@ -347,15 +347,15 @@ def _is_listed(spec, state, p, color, nogo, plain_go):
     neighbours own stones or edge, and at most one enemy stone on the diagonals (none at the edge).  One pass
     without calls (``legal_moves`` inlines the first case).
     """
-    if state[H_BOARD + p] != EMPTY or p == state[H_KO]:
+    if state[nowrap(H_BOARD + p)] != EMPTY or p == state[H_KO]:
         return False
     w = _width(spec)
     points = _points(spec)
     opp = 3 - color
-    west = state[H_BOARD + p - 1]
-    east = state[H_BOARD + p + 1]
-    south = state[H_BOARD + p - w]
-    north = state[H_BOARD + p + w]
+    west = state[nowrap(H_BOARD + p - 1)]
+    east = state[nowrap(H_BOARD + p + 1)]
+    south = state[nowrap(H_BOARD + p - w)]
+    north = state[nowrap(H_BOARD + p + w)]
     # The tests below combine their comparisons without branching (EMPTY is 0, a stone or the border is not):
     # whether a neighbour is empty is a coin toss to the CPU, and one mispredicted branch per comparison cost more
     # than the comparisons.  Same answers as the chained ``or``/``and`` they replace.
@@ -368,7 +368,7 @@ def _is_listed(spec, state, p, color, nogo, plain_go):
     breathes = False
     captures = False
     for q in (p - 1, p + 1, p - w, p + w):
-        v = state[H_BOARD + q]
+        v = state[nowrap(H_BOARD + q)]
         if v == color:
             if not _in_atari(state, points, _head(state, points, q)):
                 breathes = True
@@ -384,10 +384,10 @@ def _is_listed(spec, state, p, color, nogo, plain_go):
 def _diagonals_make_eye(state, p, w, opp):
     """The eye rule's diagonals, for a point whose four neighbours are the player's or the edge: an own eye when
     at most one diagonal holds an ``opp`` stone, none at the edge."""
-    sw = state[H_BOARD + p - w - 1]
-    se = state[H_BOARD + p - w + 1]
-    nw = state[H_BOARD + p + w - 1]
-    ne = state[H_BOARD + p + w + 1]
+    sw = state[nowrap(H_BOARD + p - w - 1)]
+    se = state[nowrap(H_BOARD + p - w + 1)]
+    nw = state[nowrap(H_BOARD + p + w - 1)]
+    ne = state[nowrap(H_BOARD + p + w + 1)]
     enemy = np.int64(sw == opp) + np.int64(se == opp) + np.int64(nw == opp) + np.int64(ne == opp)
     edge = (sw == BORDER) | (se == BORDER) | (nw == BORDER) | (ne == BORDER)
     return enemy < 2 - np.int64(edge)
@@ -417,11 +417,11 @@ def _random_move(spec, state, rng, out):
     empties = state[H_COUNT0]
     list_start = H_BOARD + 8 * _points(spec)
     if (spec[S_VARIANT] & VARIANT_ATARI_SUICIDE) != 0 and empties > 0:  # every empty point is legal
-        return _cell(spec, state[list_start + random_index(rng, empties)])
+        return _cell(spec, state[nowrap(list_start + random_index(rng, empties))])
     tried = ZERO  # bit i: the i-th empty point was tried and is not listed (kept for the first 64 of the list)
     for _ in range(8 if empties > 8 else 0):  # few empty points: list them at once
         i = random_index(rng, empties)
-        p = state[list_start + i]
+        p = state[nowrap(list_start + i)]
         if _is_listed(spec, state, p, color, nogo, plain_go):
             return _cell(spec, p)
         if i < 64:
@@ -430,12 +430,12 @@ def _random_move(spec, state, rng, out):
     for i in range(empties):
         if i < 64 and (tried >> np.uint64(i)) & ONE:
             continue  # tried above: not listed (the test is a function of the position), not tested again
-        p = state[list_start + i]
+        p = state[nowrap(list_start + i)]
         if _is_listed(spec, state, p, color, nogo, plain_go):
-            out[count] = _cell(spec, p)
+            out[nowrap(count)] = _cell(spec, p)
             count += 1
     if count > 0:
-        return out[random_index(rng, count)]
+        return out[nowrap(random_index(rng, count))]
     # No legal point (the list holds every empty point): pass in Go, else the side to move has lost; exactly
     # what legal_moves would say.
     if plain_go:
@@ -453,7 +453,7 @@ def area_score(spec, state):
     white = 0
     for cell in range(n * n):
         p = _point(spec, cell)
-        v = state[H_BOARD + p]
+        v = state[nowrap(H_BOARD + p)]
         if v == 1:
             black += 1
             continue
@@ -462,7 +462,7 @@ def area_score(spec, state):
             continue
         seen = 0
         for q in (p - 1, p + 1, p - w, p + w):
-            u = state[H_BOARD + q]
+            u = state[nowrap(H_BOARD + q)]
             if u == 1 or u == 2:
                 seen |= u
             elif u == EMPTY:
@@ -477,7 +477,7 @@ def area_score(spec, state):
 @noalloc_jit
 def _finish_by_score(spec, state):
     black, white = area_score(spec, state)
-    komi2 = spec[spec[S_TABLES] + 2]
+    komi2 = spec[nowrap(spec[S_TABLES] + 2)]
     finish(spec, state, 0 if 2 * black > 2 * white + komi2 else 1)
 
 
@@ -511,15 +511,15 @@ def _play(spec, state, move):
     ko_keys = z + 2 * points
     pass_key = z + 3 * points
     if state[H_KO] >= 0:
-        state[H_HASH] ^= spec[ko_keys + state[H_KO]]
+        state[H_HASH] ^= spec[nowrap(ko_keys + state[H_KO])]
         state[H_KO] = -1
     if move == n * n:
         state[H_PASSES] += 1
         if state[H_PASSES] == 1:
-            state[H_HASH] ^= spec[pass_key]
+            state[H_HASH] ^= spec[nowrap(pass_key)]
     else:
         if state[H_PASSES] == 1:
-            state[H_HASH] ^= spec[pass_key]
+            state[H_HASH] ^= spec[nowrap(pass_key)]
         state[H_PASSES] = 0
         p = _point(spec, move)
         captured, last = _place(spec, state, p, player + 1)
@@ -529,9 +529,9 @@ def _play(spec, state, move):
             finish(spec, state, 1 - player)  # a suicide: the mover's own string is taken, the opponent wins
         elif captured == 1:
             h = _head(state, points, p)
-            if state[H_BOARD + 6 * points + h] == 1 and _in_atari(state, points, h):
+            if state[nowrap(H_BOARD + 6 * points + h)] == 1 and _in_atari(state, points, h):
                 state[H_KO] = last
-                state[H_HASH] ^= spec[ko_keys + last]
+                state[H_HASH] ^= spec[nowrap(ko_keys + last)]
     state[H_TO_MOVE] = 1 - player
     state[H_HASH] ^= spec[S_SIDE_KEY]
     state[H_PLY] += 1
@@ -560,7 +560,7 @@ def _code_of(spec, state, move, player, with_context):
         w = _width(spec)
         mult = 1
         for q in (p - 1, p + 1, p - w, p + w):
-            v = state[H_BOARD + q]
+            v = state[nowrap(H_BOARD + q)]
             if v == 1 or v == 2:
                 v = 1 if v == player + 1 else 2
             pattern += mult * v
@@ -587,7 +587,7 @@ def slot_code(spec, state, slot, player, with_context):
     """The code of the move on cell ``slot`` for ``player`` if ``legal_moves`` would list it were ``player`` to move
     (the ko point is excluded for both players: it changes every ply, and the engine refreshes it), else -1."""
     p = _point(spec, slot)
-    if state[H_BOARD + p] != EMPTY or p == state[H_KO]:
+    if state[nowrap(H_BOARD + p)] != EMPTY or p == state[H_KO]:
         return -1
     variant = spec[S_VARIANT]
     if (variant & VARIANT_ATARI_SUICIDE) == 0:
@@ -604,7 +604,7 @@ def slot_code_pair(spec, state, slot, with_context):
     tests for the two colours read the same neighbours and the same strings' atari status, so they are read once.
     The same answers as two ``slot_code`` calls."""
     p = _point(spec, slot)
-    if state[H_BOARD + p] != EMPTY or p == state[H_KO]:
+    if state[nowrap(H_BOARD + p)] != EMPTY or p == state[H_KO]:
         return -1, -1
     variant = spec[S_VARIANT]
     listed1 = True
@@ -614,10 +614,10 @@ def slot_code_pair(spec, state, slot, with_context):
         plain_go = (variant & (VARIANT_ATARI | VARIANT_NOGO)) == 0
         w = _width(spec)
         points = _points(spec)
-        west = state[H_BOARD + p - 1]
-        east = state[H_BOARD + p + 1]
-        south = state[H_BOARD + p - w]
-        north = state[H_BOARD + p + w]
+        west = state[nowrap(H_BOARD + p - 1)]
+        east = state[nowrap(H_BOARD + p + 1)]
+        south = state[nowrap(H_BOARD + p - w)]
+        north = state[nowrap(H_BOARD + p + w)]
         breathing = west * east * south * north == EMPTY  # an empty neighbour (see ``_is_listed``)
         if not breathing or nogo:
             # per colour: a neighbour string of it not in atari (free), one in atari (atari)
@@ -626,7 +626,7 @@ def slot_code_pair(spec, state, slot, with_context):
             atari1 = False
             atari2 = False
             for q in (p - 1, p + 1, p - w, p + w):
-                v = state[H_BOARD + q]
+                v = state[nowrap(H_BOARD + q)]
                 if v == 1 or v == 2:
                     in_atari = _in_atari(state, points, _head(state, points, q))
                     if v == 1:
@@ -684,16 +684,16 @@ def _around(spec, state, p, every, out, count):
     """Append ``p``'s cell and the empty ones of its four neighbours (with ``every``, else only the surrounded
     ones), and in Go (the eye rule reads them) its surrounded diagonal neighbours."""
     w = _width(spec)
-    out[count] = _cell(spec, p)
+    out[nowrap(count)] = _cell(spec, p)
     count += 1
     for q in (p - 1, p + 1, p - w, p + w):
-        if state[H_BOARD + q] == EMPTY and (every or _surrounded(state, q, w)):
-            out[count] = _cell(spec, q)
+        if state[nowrap(H_BOARD + q)] == EMPTY and (every or _surrounded(state, q, w)):
+            out[nowrap(count)] = _cell(spec, q)
             count += 1
     if (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0:
         for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-            if state[H_BOARD + q] == EMPTY and _surrounded(state, q, w):
-                out[count] = _cell(spec, q)
+            if state[nowrap(H_BOARD + q)] == EMPTY and _surrounded(state, q, w):
+                out[nowrap(count)] = _cell(spec, q)
                 count += 1
     return count
 
@@ -703,8 +703,8 @@ def _surrounded(state, q, w):
     """No empty point next to ``q``.  In Go and Atarigo a point with one is listed for both players whatever the
     strings around it (it breathes, and is no eye), and in Nogo unless a string next to it is in atari, so only a
     surrounded point's status can change without a change next to it or to such a string."""
-    return (state[H_BOARD + q - 1] != EMPTY and state[H_BOARD + q + 1] != EMPTY and state[H_BOARD + q - w] != EMPTY
-            and state[H_BOARD + q + w] != EMPTY)
+    return (state[nowrap(H_BOARD + q - 1)] != EMPTY and state[nowrap(H_BOARD + q + 1)] != EMPTY
+            and state[nowrap(H_BOARD + q - w)] != EMPTY and state[nowrap(H_BOARD + q + w)] != EMPTY)
 
 
 @inline_jit
@@ -714,15 +714,15 @@ def _liberty_before_captures(spec, state, points, h, first, empties):
     list from ``first`` to ``empties``), each adjacency of which ``_remove_string`` added to its pseudo-liberty
     count, sum and sum of squares: taking those off gives the sums from before the move."""
     w = _width(spec)
-    libs = state[H_BOARD + 3 * points + h]
-    total = state[H_BOARD + 4 * points + h]
-    squares = state[H_BOARD + 5 * points + h]
-    color = state[H_BOARD + h]
+    libs = state[nowrap(H_BOARD + 3 * points + h)]
+    total = state[nowrap(H_BOARD + 4 * points + h)]
+    squares = state[nowrap(H_BOARD + 5 * points + h)]
+    color = state[nowrap(H_BOARD + h)]
     list_start = H_BOARD + 8 * points
     for i in range(first, empties):
-        c = state[list_start + i]
+        c = state[nowrap(list_start + i)]
         for q in (c - 1, c + 1, c - w, c + w):
-            if state[H_BOARD + q] == color and _head(state, points, q) == h:
+            if state[nowrap(H_BOARD + q)] == color and _head(state, points, q) == h:
                 libs -= 1
                 total -= c
                 squares -= c * c
@@ -737,11 +737,11 @@ def _first_time(memo, h):
     it and return 1; 0 when it was; -1 when the memo is full (the caller then names every cell)."""
     met = memo[15]
     for i in range(met):
-        if memo[4 + i] == h:
+        if memo[nowrap(4 + i)] == h:
             return 0
     if met == 11:
         return -1
-    memo[4 + met] = h
+    memo[nowrap(4 + met)] = h
     memo[15] = met + 1
     return 1
 
@@ -760,32 +760,33 @@ def dirty_slots(spec, state, move, with_context, memo, out):
     w = _width(spec)
     count = 0
     if memo[1] >= 0:
-        out[count] = _cell(spec, memo[1])
+        out[nowrap(count)] = _cell(spec, memo[1])
         count += 1
     if state[H_KO] >= 0:
-        out[count] = _cell(spec, state[H_KO])
+        out[nowrap(count)] = _cell(spec, state[H_KO])
         count += 1
     if move == spec[S_SIZE] * spec[S_SIZE]:  # a pass changes only the ko point
         return count
     if not with_context and (spec[S_VARIANT] & VARIANT_ATARI_SUICIDE) != 0:
         # Atarigo with legal suicides: every empty point is listed whatever surrounds it, so a move changes only its
         # own point's slot (a capture ends the game, so no point is given back and no ko arises)
-        out[count] = move
+        out[nowrap(count)] = move
         return count + 1
     memo[15] = 0
     p = _point(spec, move)
     count = _around(spec, state, p, every, out, count)
-    color = state[H_BOARD + p]
+    color = state[nowrap(H_BOARD + p)]
     # The mover's string and the enemy strings next to the move: a string in atari now has one liberty, whose
     # status may have changed (it is the sum of the pseudo-liberties over their count); the other points next to
     # them keep theirs.  (A string that joined the mover's and was in atari had the move's point as its only
     # liberty; one that was not keeps its liberties' status unless the joined string is in atari now; an enemy
     # string that was in atari was captured.)
     for q in (p, p - 1, p + 1, p - w, p + w):
-        v = state[H_BOARD + q]
+        v = state[nowrap(H_BOARD + q)]
         if (q == p or v == 3 - color) and _in_atari(state, points, _head(state, points, q)):
             h = _head(state, points, q)
-            out[count] = _cell(spec, state[H_BOARD + 4 * points + h] // state[H_BOARD + 3 * points + h])
+            liberty = state[nowrap(H_BOARD + 4 * points + h)] // state[nowrap(H_BOARD + 3 * points + h)]
+            out[nowrap(count)] = _cell(spec, liberty)
             count += 1
     # Captured stones: the last entries of the empty-point list (``_place`` removes the move's point first, then
     # ``_remove_string`` appends every captured point).  The mover's strings next to them gained those points as
@@ -800,10 +801,10 @@ def dirty_slots(spec, state, move, with_context, memo, out):
     for i in range(empties - captured, empties):
         if count < 0:
             break
-        c = state[list_start + i]
+        c = state[nowrap(list_start + i)]
         count = _around(spec, state, c, every, out, count)
         for q in (c - 1, c + 1, c - w, c + w):
-            if count >= 0 and state[H_BOARD + q] == color:
+            if count >= 0 and state[nowrap(H_BOARD + q)] == color:
                 h = _head(state, points, q)
                 if h == own:
                     continue
@@ -813,11 +814,11 @@ def dirty_slots(spec, state, move, with_context, memo, out):
                 elif first > 0:
                     liberty = _liberty_before_captures(spec, state, points, h, empties - captured, empties)
                     if liberty >= 0:
-                        out[count] = _cell(spec, liberty)
+                        out[nowrap(count)] = _cell(spec, liberty)
                         count += 1
     if count < 0:  # too many strings to track: every cell
         for cell in range(spec[S_CELLS]):
-            out[cell] = cell
+            out[nowrap(cell)] = cell
         return spec[S_CELLS]
     return count
 
@@ -864,7 +865,7 @@ from ._common import apply_ply_cap  # noqa: E402  (here, not at the top: play() 
 @noalloc_jit
 def cell_owner(spec, state, cell):
     """0 (Black) or 1 (White) for the stone on ``cell``, -1 when the point is empty."""
-    return state[H_BOARD + _point(spec, cell)] - 1
+    return state[nowrap(H_BOARD + _point(spec, cell))] - 1
 
 
 @noalloc_jit

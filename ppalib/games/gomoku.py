@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import inline_jit, noalloc_jit
+from .._noalloc import inline_jit, noalloc_jit, nowrap
 from .._rng import random_index
 from ._cells import (check_flag, list_empty_cells, neighbour_pattern, orthos_table, placement_dirty, rebuild_empties, remove_empty,
                      zobrist_keys)
@@ -98,9 +98,9 @@ def refresh(spec, state):
     cells = spec[S_CELLS]
     h = np.int64(0)
     for cell in range(cells):
-        v = state[H_BOARD + cell]
+        v = state[nowrap(H_BOARD + cell)]
         if v != 0:
-            h ^= spec[spec[S_ZOBRIST] + (v - 1) * cells + cell]
+            h ^= spec[nowrap(spec[S_ZOBRIST] + (v - 1) * cells + cell)]
     if state[H_TO_MOVE] == 1:
         h ^= spec[S_SIDE_KEY]
     state[H_HASH] = h
@@ -121,7 +121,7 @@ def _run(state, n, r, c, dr, dc, own):
     count = 0
     r += dr
     c += dc
-    while count < LINE and 0 <= r < n and 0 <= c < n and state[H_BOARD + r * n + c] == own:
+    while count < LINE and 0 <= r < n and 0 <= c < n and state[nowrap(H_BOARD + r * n + c)] == own:
         count += 1
         r += dr
         c += dc
@@ -134,7 +134,7 @@ def _wins(spec, state, cell, own):
     n = spec[S_SIZE]
     r = cell // n
     c = cell % n
-    overline = spec[spec[S_TABLES] + T_OVERLINE] != 0
+    overline = spec[nowrap(spec[S_TABLES] + T_OVERLINE)] != 0
     for axis in range(4):
         dr = 0 if axis == 0 else 1
         dc = 1 if axis == 0 else (0 if axis == 1 else (1 if axis == 2 else -1))
@@ -148,9 +148,9 @@ def _wins(spec, state, cell, own):
 def play(spec, state, move):
     """Put the mover's stone on ``move``, in place."""
     player = state[H_TO_MOVE]
-    state[H_BOARD + move] = player + 1
+    state[nowrap(H_BOARD + move)] = player + 1
     remove_empty(state, _empties(spec), _where(spec), H_COUNT0, move)
-    state[H_HASH] ^= spec[spec[S_ZOBRIST] + player * spec[S_CELLS] + move] ^ spec[S_SIDE_KEY]
+    state[H_HASH] ^= spec[nowrap(spec[S_ZOBRIST] + player * spec[S_CELLS] + move)] ^ spec[S_SIDE_KEY]
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] += 1
     if _wins(spec, state, move, player + 1):
@@ -166,7 +166,7 @@ def random_move(spec, state, rng, out):
     """A uniformly random empty intersection (one draw from the empty-cell list), or -1 when the game is over."""
     if state[H_WINNER] != ONGOING:
         return -1
-    return state[_empties(spec) + random_index(rng, state[H_COUNT0])]
+    return state[nowrap(_empties(spec) + random_index(rng, state[H_COUNT0]))]
 
 
 @noalloc_jit
@@ -195,7 +195,7 @@ def num_slots(spec):
 @noalloc_jit
 def slot_code(spec, state, slot, player, with_context):
     """The code of a stone on ``slot`` for ``player`` if it is empty, else -1."""
-    if state[H_BOARD + slot] != 0:
+    if state[nowrap(H_BOARD + slot)] != 0:
         return -1
     return _code_of(spec, state, slot, player, with_context)
 
@@ -212,7 +212,7 @@ def dirty_slots(spec, state, move, with_context, memo, out):
 @noalloc_jit
 def cell_owner(spec, state, cell):
     """0 or 1 for a stone of that player on ``cell``, -1 for an empty intersection."""
-    return state[H_BOARD + cell] - 1
+    return state[nowrap(H_BOARD + cell)] - 1
 
 
 @noalloc_jit

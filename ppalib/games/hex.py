@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import inline_jit, noalloc_jit
+from .._noalloc import inline_jit, noalloc_jit, nowrap
 from .._rng import random_index
 from ._cells import (add_empty, check_flag, list_empty_cells, orthos_table, placement_dirty, rebuild_empties, remove_empty, zobrist_keys)
 from ._common import before_play_remembers_nothing
@@ -123,7 +123,7 @@ def _where(spec):
 
 @noalloc_jit
 def _swap_available(spec, state):
-    return spec[spec[S_TABLES] + T_SWAP] != 0 and state[H_PLY] == 1
+    return spec[nowrap(spec[S_TABLES] + T_SWAP)] != 0 and state[H_PLY] == 1
 
 
 @njit(cache=True)
@@ -141,11 +141,11 @@ def init_state(spec):
 def _find(state, parents, x):
     """Root of ``x`` with path halving."""
     while True:
-        p = state[parents + x]
+        p = state[nowrap(parents + x)]
         if p == x:
             return x
-        g = state[parents + p]
-        state[parents + x] = g
+        g = state[nowrap(parents + p)]
+        state[nowrap(parents + x)] = g
         x = g
 
 
@@ -154,10 +154,10 @@ def _join(state, parents, root, x):
     """Join the set of ``x`` to the set whose root is ``root``; return the root of the union (the larger one)."""
     rx = _find(state, parents, x)
     if rx < root:
-        state[parents + rx] = root
+        state[nowrap(parents + rx)] = root
         return root
     if rx > root:
-        state[parents + root] = rx
+        state[nowrap(parents + root)] = rx
     return rx
 
 
@@ -169,15 +169,15 @@ def _link(spec, state, cell, player):
     stays a root until the player's two sides join: then the first side node points to the second."""
     cells = spec[S_CELLS]
     parents = _parents(spec)
-    state[parents + cell] = cell
+    state[nowrap(parents + cell)] = cell
     root = cell
     own = player + 1
     orthos = spec[S_TABLES] + T_ORTHOS + DIRECTIONS * cell
     for k in range(DIRECTIONS):
-        q = spec[orthos + k]
-        if q >= 0 and state[H_BOARD + q] == own:
+        q = spec[nowrap(orthos + k)]
+        if q >= 0 and state[nowrap(H_BOARD + q)] == own:
             root = _join(state, parents, root, q)
-    sides = spec[spec[S_TABLES] + T_ORTHOS + 2 * cells * DIRECTIONS + player * cells + cell]
+    sides = spec[nowrap(spec[S_TABLES] + T_ORTHOS + 2 * cells * DIRECTIONS + player * cells + cell)]
     if sides & 1:
         root = _join(state, parents, root, cells + 2 * player)
     if sides & 2:
@@ -188,7 +188,7 @@ def _link(spec, state, cell, player):
 def _connected(spec, state, player):
     """Whether ``player``'s two sides are joined: its first side node is no longer a root (see ``_link``)."""
     side = spec[S_CELLS] + 2 * player
-    return state[_parents(spec) + side] != side
+    return state[nowrap(_parents(spec) + side)] != side
 
 
 @noalloc_jit
@@ -200,13 +200,13 @@ def refresh(spec, state):
     z = spec[S_ZOBRIST]
     h = np.int64(0)
     for x in range(cells + 4):
-        state[parents + x] = x
+        state[nowrap(parents + x)] = x
     for cell in range(cells):
-        v = state[H_BOARD + cell]
+        v = state[nowrap(H_BOARD + cell)]
         if v != 0:
-            h ^= spec[z + (v - 1) * cells + cell]
+            h ^= spec[nowrap(z + (v - 1) * cells + cell)]
     for cell in range(cells):
-        v = state[H_BOARD + cell]
+        v = state[nowrap(H_BOARD + cell)]
         if v != 0:
             _link(spec, state, cell, v - 1)
     if state[H_TO_MOVE] == 1:
@@ -224,15 +224,15 @@ def legal_moves(spec, state, out):
     cells = spec[S_CELLS]
     count = list_empty_cells(state, H_BOARD, cells, out)
     if _swap_available(spec, state):
-        out[count] = cells
+        out[nowrap(count)] = cells
         count += 1
     return count
 
 
 @noalloc_jit
 def _place(spec, state, cell, player):
-    state[H_BOARD + cell] = player + 1
-    state[H_HASH] ^= spec[spec[S_ZOBRIST] + player * spec[S_CELLS] + cell]
+    state[nowrap(H_BOARD + cell)] = player + 1
+    state[H_HASH] ^= spec[nowrap(spec[S_ZOBRIST] + player * spec[S_CELLS] + cell)]
     remove_empty(state, _empties(spec), _where(spec), H_COUNT0, cell)
     _link(spec, state, cell, player)
 
@@ -243,14 +243,14 @@ def _swap(spec, state):
     n = spec[S_SIZE]
     cells = spec[S_CELLS]
     first = 0
-    while state[H_BOARD + first] == 0:
+    while state[nowrap(H_BOARD + first)] == 0:
         first += 1
-    state[H_BOARD + first] = 0
-    state[H_HASH] ^= spec[spec[S_ZOBRIST] + first]
+    state[nowrap(H_BOARD + first)] = 0
+    state[H_HASH] ^= spec[nowrap(spec[S_ZOBRIST] + first)]
     add_empty(state, _empties(spec), _where(spec), H_COUNT0, first)
     parents = _parents(spec)
     for x in range(cells, cells + 4):
-        state[parents + x] = x
+        state[nowrap(parents + x)] = x
     _place(spec, state, (first % n) * n + first // n, 1)
 
 
@@ -278,8 +278,8 @@ def random_move(spec, state, rng, out):
     count = state[H_COUNT0]
     if _swap_available(spec, state):
         i = random_index(rng, count + 1)
-        return spec[S_CELLS] if i == count else state[_empties(spec) + i]
-    return state[_empties(spec) + random_index(rng, count)]
+        return spec[S_CELLS] if i == count else state[nowrap(_empties(spec) + i)]
+    return state[nowrap(_empties(spec) + random_index(rng, count))]
 
 
 @noalloc_jit
@@ -311,8 +311,8 @@ def _patterns(spec, state, move):
         edges = orthos + cells * DIRECTIONS
         mult = 1
         for k in range(DIRECTIONS):
-            q = spec[orthos + k]
-            v = spec[edges + k] if q < 0 else state[H_BOARD + q]  # an edge: 1 player 0's, 2 player 1's
+            q = spec[nowrap(orthos + k)]
+            v = spec[nowrap(edges + k)] if q < 0 else state[nowrap(H_BOARD + q)]  # an edge: 1 player 0's, 2 player 1's
             pattern0 += mult * v
             pattern1 += mult * ((3 - v) if v != 0 else 0)
             mult *= 3
@@ -331,7 +331,7 @@ def _slot_legal(spec, state, slot):
     """``slot`` is a legal move: SWAP when available, a cell when empty."""
     if slot == spec[S_CELLS]:
         return _swap_available(spec, state)
-    return state[H_BOARD + slot] == 0
+    return state[nowrap(H_BOARD + slot)] == 0
 
 
 @noalloc_jit
@@ -366,11 +366,11 @@ def dirty_slots(spec, state, move, with_context, memo, out):
     cells = spec[S_CELLS]
     if move == cells:
         for slot in range(cells + 1):
-            out[slot] = slot
+            out[nowrap(slot)] = slot
         return cells + 1
     count = placement_dirty(spec, state, H_BOARD, spec[S_TABLES] + T_ORTHOS, DIRECTIONS, move, with_context, out)
     if state[H_PLY] <= 2:  # SWAP turns legal after the first move and illegal after the second, then stays so
-        out[count] = cells
+        out[nowrap(count)] = cells
         count += 1
     return count
 
@@ -378,7 +378,7 @@ def dirty_slots(spec, state, move, with_context, memo, out):
 @noalloc_jit
 def cell_owner(spec, state, cell):
     """0 or 1 for a stone of that player on ``cell``, -1 for an empty cell."""
-    return state[H_BOARD + cell] - 1
+    return state[nowrap(H_BOARD + cell)] - 1
 
 
 @noalloc_jit

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 from .._rng import random_index
 from ._common import before_play_remembers_nothing
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
@@ -84,7 +84,7 @@ def make_spec(size: int, variant: int, swap: int = 0) -> np.ndarray:
 
 @noalloc_jit
 def _zkey(spec, cell, player):
-    return spec[spec[S_ZOBRIST] + 2 * cell + player]
+    return spec[nowrap(spec[S_ZOBRIST] + 2 * cell + player)]
 
 
 @njit(cache=True)
@@ -103,10 +103,10 @@ def refresh(spec, state):
     h = np.int64(0)
     count = 0
     for cell in range(CELLS):
-        v = state[H_BOARD + cell]
+        v = state[nowrap(H_BOARD + cell)]
         if v == 0:
-            state[H_BOARD + B_EMPTY + count] = cell
-            state[H_BOARD + B_WHERE + cell] = count
+            state[nowrap(H_BOARD + B_EMPTY + count)] = cell
+            state[nowrap(H_BOARD + B_WHERE + cell)] = count
             count += 1
         else:
             h ^= _zkey(spec, cell, v - 1)
@@ -118,7 +118,7 @@ def refresh(spec, state):
 
 @noalloc_jit
 def _swap_allowed(spec, state):
-    return state[H_PLY] == 1 and spec[spec[S_TABLES] + T_SWAP] != 0
+    return state[H_PLY] == 1 and spec[nowrap(spec[S_TABLES] + T_SWAP)] != 0
 
 
 @noalloc_jit
@@ -128,11 +128,11 @@ def legal_moves(spec, state, out):
         return 0
     count = 0
     for cell in range(CELLS):
-        if state[H_BOARD + cell] == 0:
-            out[count] = cell
+        if state[nowrap(H_BOARD + cell)] == 0:
+            out[nowrap(count)] = cell
             count += 1
     if _swap_allowed(spec, state):
-        out[count] = SWAP
+        out[nowrap(count)] = SWAP
         count += 1
     return count
 
@@ -145,7 +145,7 @@ def random_move(spec, state, rng, out):
     empties = state[H_COUNT0]
     n = empties + (1 if _swap_allowed(spec, state) else 0)
     i = random_index(rng, n)
-    return state[H_BOARD + B_EMPTY + i] if i < empties else SWAP
+    return state[nowrap(H_BOARD + B_EMPTY + i)] if i < empties else SWAP
 
 
 @noalloc_jit
@@ -153,10 +153,10 @@ def _run(spec, state, cell, d, v):
     """How many cells of value ``v`` follow ``cell`` in direction ``d`` (at most 3 are counted)."""
     nb = spec[S_TABLES] + T_NEIGHBOURS
     count = 0
-    cur = spec[nb + 6 * cell + d]
-    while count < 3 and cur >= 0 and state[H_BOARD + cur] == v:
+    cur = spec[nowrap(nb + 6 * cell + d)]
+    while count < 3 and cur >= 0 and state[nowrap(H_BOARD + cur)] == v:
         count += 1
-        cur = spec[nb + 6 * cur + d]
+        cur = spec[nowrap(nb + 6 * cur + d)]
     return count
 
 
@@ -164,7 +164,7 @@ def _run(spec, state, cell, d, v):
 def longest_lines(spec, state, cell):
     """(longest, three): the longest line (capped at 4) of the owner of ``cell`` through it on the three axes, and
     whether one axis holds exactly three."""
-    v = state[H_BOARD + cell]
+    v = state[nowrap(H_BOARD + cell)]
     longest = 0
     three = False
     for d in range(3):
@@ -185,18 +185,18 @@ def play(spec, state, move):
     state[H_PLY] += 1
     if move == SWAP:  # the only piece on the board changes colour
         for cell in range(CELLS):
-            if state[H_BOARD + cell] != 0:
-                state[H_BOARD + cell] = 2
+            if state[nowrap(H_BOARD + cell)] != 0:
+                state[nowrap(H_BOARD + cell)] = 2
                 state[H_HASH] ^= _zkey(spec, cell, 0) ^ _zkey(spec, cell, 1)
         apply_ply_cap(spec, state)
         return
-    state[H_BOARD + move] = player + 1
+    state[nowrap(H_BOARD + move)] = player + 1
     state[H_HASH] ^= _zkey(spec, move, player)
     last = state[H_COUNT0] - 1  # remove move from the empty list: the last entry takes its place
-    i = state[H_BOARD + B_WHERE + move]
-    moved = state[H_BOARD + B_EMPTY + last]
-    state[H_BOARD + B_EMPTY + i] = moved
-    state[H_BOARD + B_WHERE + moved] = i
+    i = state[nowrap(H_BOARD + B_WHERE + move)]
+    moved = state[nowrap(H_BOARD + B_EMPTY + last)]
+    state[nowrap(H_BOARD + B_EMPTY + i)] = moved
+    state[nowrap(H_BOARD + B_WHERE + moved)] = i
     state[H_COUNT0] = last
     longest, three = longest_lines(spec, state, move)
     if longest >= 4:
@@ -227,7 +227,7 @@ def slot_code(spec, state, slot, player, with_context):
     if slot == SWAP:
         if not _swap_allowed(spec, state):
             return -1
-    elif state[H_BOARD + slot] != 0:
+    elif state[nowrap(H_BOARD + slot)] != 0:
         return -1
     return player * NUM_MOVES + slot
 
@@ -286,7 +286,7 @@ def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
 @noalloc_jit
 def cell_owner(spec, state, cell):
     """0 or 1 for the player whose piece is on ``cell``, -1 when it is empty."""
-    return state[H_BOARD + cell] - 1
+    return state[nowrap(H_BOARD + cell)] - 1
 
 
 @noalloc_jit

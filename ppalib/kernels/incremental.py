@@ -28,7 +28,7 @@ from the game's own list (``legal_moves``), as engine 1 does, and counted by the
 import numpy as np
 from numba import njit
 
-from ppalib._noalloc import inline_jit, noalloc_jit
+from ppalib._noalloc import inline_jit, noalloc_jit, nowrap
 from ppalib._rng import random_float
 from ppalib.games._common import H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES
 from ppalib.kernels import sumtree
@@ -89,13 +89,14 @@ def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_co
     for player in range(2):
         code = code0 if player == 0 else code1
         j = player * slots + slot
-        old = cur_code[j]
+        old = cur_code[nowrap(j)]
         if code != old:
             if learn_ppa and old >= 0:
-                close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, old, ncodes, open_ply[j], nseq)
-            cur_code[j] = code
-            open_ply[j] = nseq
-            value = weight[code] if code >= 0 else 0.0
+                close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, old, ncodes, open_ply[nowrap(j)],
+                               nseq)
+            cur_code[nowrap(j)] = code
+            open_ply[nowrap(j)] = nseq
+            value = weight[nowrap(code)] if code >= 0 else 0.0
             if player == 0:
                 value0 = value
             else:
@@ -118,13 +119,13 @@ def _fill(weight, slots, size, trees, cur_code, open_ply, pref, nseq):
         base = 2 * player * size
         for slot in range(slots):
             j = player * slots + slot
-            code = cur_code[j]
-            open_ply[j] = nseq
-            trees[base + size + slot] = weight[code] if code >= 0 else 0.0
+            code = cur_code[nowrap(j)]
+            open_ply[nowrap(j)] = nseq
+            trees[nowrap(base + size + slot)] = weight[nowrap(code)] if code >= 0 else 0.0
         for slot in range(slots, size):
-            trees[base + size + slot] = 0.0
+            trees[nowrap(base + size + slot)] = 0.0
         sumtree.rebuild(trees, base, size)
-        pref[player * row + nseq] = 0.0
+        pref[nowrap(player * row + nseq)] = 0.0
 
 
 @noalloc_jit
@@ -135,7 +136,7 @@ def start(spec, state, with_context, weight, slots, size, trees, cur_code, open_
     position."""
     for player in range(2):
         for slot in range(slots):
-            cur_code[player * slots + slot] = slot_code(spec, state, slot, player, with_context)
+            cur_code[nowrap(player * slots + slot)] = slot_code(spec, state, slot, player, with_context)
     _fill(weight, slots, size, trees, cur_code, open_ply, pref, nseq)
 
 
@@ -145,7 +146,7 @@ def restart(root_code, weight, slots, size, trees, cur_code, open_ply, pref):
     copy of ``cur_code`` then): a search restarts from its root every iteration, where the codes never change and
     only the weights do, so no ``slot_code`` is recomputed.  The trees end exactly as ``start`` leaves them."""
     for j in range(2 * slots):
-        cur_code[j] = root_code[j]
+        cur_code[nowrap(j)] = root_code[nowrap(j)]
     _fill(weight, slots, size, trees, cur_code, open_ply, pref, 0)
 
 
@@ -181,13 +182,13 @@ def tree_ply(slots, size, trees, cur_code, pref, mover, move, nseq):
     playout ply.  Return -1 when the ply must be recorded with its list instead (no slot legal for the mover, as
     at Go's pass): then neither prefix sum grows, and the adapt walks that list."""
     row = pref.size // 2
-    pref[(1 - mover) * row + nseq + 1] = pref[(1 - mover) * row + nseq]
-    z = trees[2 * mover * size + 1]
-    code = cur_code[mover * slots + move] if 0 <= move < slots else -1
+    pref[nowrap((1 - mover) * row + nseq + 1)] = pref[nowrap((1 - mover) * row + nseq)]
+    z = trees[nowrap(2 * mover * size + 1)]
+    code = cur_code[nowrap(mover * slots + move)] if 0 <= move < slots else -1
     if z > 0.0 and code >= 0:
-        pref[mover * row + nseq + 1] = pref[mover * row + nseq] + 1.0 / z
+        pref[nowrap(mover * row + nseq + 1)] = pref[nowrap(mover * row + nseq)] + 1.0 / z
         return code
-    pref[mover * row + nseq + 1] = pref[mover * row + nseq]
+    pref[nowrap(mover * row + nseq + 1)] = pref[nowrap(mover * row + nseq)]
     return -1
 
 
@@ -195,7 +196,7 @@ def tree_ply(slots, size, trees, cur_code, pref, mover, move, nseq):
 def _none_legal(cur_code, player, slots):
     """No slot is legal for ``player`` (their codes are all -1)."""
     for j in range(player * slots, (player + 1) * slots):
-        if cur_code[j] >= 0:
+        if cur_code[nowrap(j)] >= 0:
             return False
     return True
 
@@ -217,14 +218,14 @@ def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slot
     row = pref.size // 2
     while state[H_WINNER] == ONGOING and nseq < stop:
         mover = state[H_TO_MOVE]
-        z = trees[2 * mover * size + 1]
-        begin = seq_off[nseq]
+        z = trees[nowrap(2 * mover * size + 1)]
+        begin = seq_off[nowrap(nseq)]
         if z > 0.0:
             slot = sumtree.draw(trees, 2 * mover * size, size, random_float(rng) * z)
             move = slot
-            code = cur_code[mover * slots + slot]
-            seq_off[nseq + 1] = begin
-            pref[mover * row + nseq + 1] = pref[mover * row + nseq] + 1.0 / z
+            code = cur_code[nowrap(mover * slots + slot)]
+            seq_off[nowrap(nseq + 1)] = begin
+            pref[nowrap(mover * row + nseq + 1)] = pref[nowrap(mover * row + nseq)] + 1.0 / z
         else:  # no slot legal for the mover: the game's own list (a pass, or the end of the game)
             if _none_legal(cur_code, mover, slots):
                 n = moves_without_slots(spec, state, moves)
@@ -233,16 +234,16 @@ def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slot
             if n == 0:
                 break
             choice = gibbs_draw(spec, state, moves, n, with_context, weight, seq_codes, begin, scratch, rng)
-            move = moves[choice]
-            code = seq_codes[begin + choice]
-            seq_off[nseq + 1] = begin + n
-            pref[mover * row + nseq + 1] = pref[mover * row + nseq]
-        pref[(1 - mover) * row + nseq + 1] = pref[(1 - mover) * row + nseq]
-        seq_player[nseq] = mover
-        seq_move[nseq] = move
-        seq_chosen[nseq] = code
+            move = moves[nowrap(choice)]
+            code = seq_codes[nowrap(begin + choice)]
+            seq_off[nowrap(nseq + 1)] = begin + n
+            pref[nowrap(mover * row + nseq + 1)] = pref[nowrap(mover * row + nseq)]
+        pref[nowrap((1 - mover) * row + nseq + 1)] = pref[nowrap((1 - mover) * row + nseq)]
+        seq_player[nowrap(nseq)] = mover
+        seq_move[nowrap(nseq)] = move
+        seq_chosen[nowrap(nseq)] = code
         if grave:
-            seq_code[nseq] = game.move_code(spec, state, move, False)
+            seq_code[nowrap(nseq)] = game.move_code(spec, state, move, False)
         nseq += 1
         advance(spec, state, move, with_context, weight, learn_ppa, slots, size, trees, cur_code, open_ply, dirty,
                 seen, memo, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
@@ -259,9 +260,9 @@ def close_all(state, slots, cur_code, open_ply, pref, acc, acc_mark, acc_touched
             continue
         for slot in range(slots):
             j = player * slots + slot
-            if cur_code[j] >= 0:
-                close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, cur_code[j], ncodes,
-                               open_ply[j], nseq)
+            if cur_code[nowrap(j)] >= 0:
+                close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, cur_code[nowrap(j)], ncodes,
+                               open_ply[nowrap(j)], nseq)
 
 
 # ---- test kernels: one playout and its adapt, the tree after some plies --------------------------------------
@@ -295,19 +296,19 @@ def playout_then_adapt(spec, root, rng, policy, alpha, with_context, prefix, seq
     nseq = 0
     for move in prefix:
         mover = state[H_TO_MOVE]
-        begin = seq_off[nseq]
-        seq_player[nseq] = mover
-        seq_move[nseq] = move
+        begin = seq_off[nowrap(nseq)]
+        seq_player[nowrap(nseq)] = mover
+        seq_move[nowrap(nseq)] = move
         code = tree_ply(slots, size, trees, cur_code, pref, mover, move, nseq)
         if code >= 0:
-            seq_off[nseq + 1] = begin
+            seq_off[nowrap(nseq + 1)] = begin
         else:
             n = game.legal_moves(spec, state, moves)
             for j in range(n):
-                seq_codes[begin + j] = game.move_code(spec, state, moves[j], with_context)
+                seq_codes[nowrap(begin + j)] = game.move_code(spec, state, moves[nowrap(j)], with_context)
             code = game.move_code(spec, state, move, with_context)
-            seq_off[nseq + 1] = begin + n
-        seq_chosen[nseq] = code
+            seq_off[nowrap(nseq + 1)] = begin + n
+        seq_chosen[nowrap(nseq)] = code
         nseq += 1
         advance(spec, state, move, with_context, weight, True, slots, size, trees, cur_code, open_ply, dirty, seen,
                 memo, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
@@ -316,7 +317,7 @@ def playout_then_adapt(spec, root, rng, policy, alpha, with_context, prefix, seq
                          seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_move, nseq, seq_player.size)
     close_all(state, slots, cur_code, open_ply, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
     for i in range(nseq):
-        seq_move_out[i] = seq_move[i]
+        seq_move_out[nowrap(i)] = seq_move[nowrap(i)]
     ppa_adapt_incremental(policy, weight, np.empty(ncodes), np.zeros(ncodes, dtype=np.int64),
                           np.empty(ncodes, dtype=np.int64), 1, alpha, 1.0, seq_player, seq_chosen, seq_off,
                           seq_codes, nseq, state[H_WINNER], acc, acc_mark, acc_touched, acc_count)
@@ -336,8 +337,8 @@ def tree_after(spec, root, rng, weight, with_context, plies, draws, counts):
                   dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, 1, seq_player, seq_move,
                   seq_chosen, seq_off, seq_codes, seq_move, 0, plies)
     base = 2 * state[H_TO_MOVE] * size
-    total = trees[base + 1]
+    total = trees[nowrap(base + 1)]
     if state[H_WINNER] == ONGOING and total > 0.0:
         for _ in range(draws):
-            counts[sumtree.draw(trees, base, size, random_float(rng) * total)] += 1
+            counts[nowrap(sumtree.draw(trees, base, size, random_float(rng) * total))] += 1
     return state, trees[base + size:base + size + slots].copy()

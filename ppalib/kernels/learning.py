@@ -7,7 +7,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ppalib._noalloc import noalloc_jit
+from ppalib._noalloc import noalloc_jit, nowrap
 from ppalib.kernels.tree import reward
 
 LEARN_NONE = 0
@@ -52,29 +52,29 @@ def _ppa_list_plies(policy, weight, new_policy, mark, touched, stamp, alpha, seq
     """``ppa_adapt``'s walk of the winner's plies into ``new_policy``; returns the number of codes touched."""
     ntouched = 0
     for s in range(nseq):
-        if seq_player[s] != winner:
+        if seq_player[nowrap(s)] != winner:
             continue
-        begin = seq_off[s]
-        end = seq_off[s + 1]
+        begin = seq_off[nowrap(s)]
+        end = seq_off[nowrap(s + 1)]
         z = 0.0
         for j in range(begin, end):
-            code = seq_codes[j]
-            z += weight[code]
-            if mark[code] != stamp:
-                mark[code] = stamp
-                new_policy[code] = policy[code]
-                touched[ntouched] = code
+            code = seq_codes[nowrap(j)]
+            z += weight[nowrap(code)]
+            if mark[nowrap(code)] != stamp:
+                mark[nowrap(code)] = stamp
+                new_policy[nowrap(code)] = policy[nowrap(code)]
+                touched[nowrap(ntouched)] = code
                 ntouched += 1
-        code = seq_chosen[s]
-        if mark[code] != stamp:  # only an incremental ply (its list is empty) reaches here with an unseen code
-            mark[code] = stamp
-            new_policy[code] = policy[code]
-            touched[ntouched] = code
+        code = seq_chosen[nowrap(s)]
+        if mark[nowrap(code)] != stamp:  # only an incremental ply (its list is empty) reaches here with an unseen code
+            mark[nowrap(code)] = stamp
+            new_policy[nowrap(code)] = policy[nowrap(code)]
+            touched[nowrap(ntouched)] = code
             ntouched += 1
-        new_policy[code] += alpha
+        new_policy[nowrap(code)] += alpha
         for j in range(begin, end):
-            code = seq_codes[j]
-            new_policy[code] -= alpha * weight[code] / z
+            code = seq_codes[nowrap(j)]
+            new_policy[nowrap(code)] -= alpha * weight[nowrap(code)] / z
     return ntouched
 
 
@@ -82,9 +82,9 @@ def _ppa_list_plies(policy, weight, new_policy, mark, touched, stamp, alpha, seq
 def _ppa_apply(policy, weight, new_policy, touched, ntouched, k):
     """``policy <- polp`` on the touched codes, and their cached weights."""
     for t in range(ntouched):
-        code = touched[t]
-        policy[code] = new_policy[code]
-        weight[code] = math.exp(k * policy[code])
+        code = touched[nowrap(t)]
+        policy[nowrap(code)] = new_policy[nowrap(code)]
+        weight[nowrap(code)] = math.exp(k * policy[nowrap(code)])
 
 
 @noalloc_jit
@@ -93,14 +93,14 @@ def close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, code, nc
     ``1 / z_t`` over ``player``'s plies in between (``pref``: per-player prefix sums, a row of ``pref.size // 2``
     each) to ``acc[player * ncodes + code]``, listing the entry in ``acc_touched`` the first time."""
     row = pref.size // 2
-    d = pref[player * row + end] - pref[player * row + start]
+    d = pref[nowrap(player * row + end)] - pref[nowrap(player * row + start)]
     if d != 0.0:
         j = player * ncodes + code
-        if acc_mark[j] == 0:
-            acc_mark[j] = 1
-            acc_touched[player * ncodes + acc_count[player]] = j
-            acc_count[player] += 1
-        acc[j] += d
+        if acc_mark[nowrap(j)] == 0:
+            acc_mark[nowrap(j)] = 1
+            acc_touched[nowrap(player * ncodes + acc_count[nowrap(player)])] = j
+            acc_count[nowrap(player)] += 1
+        acc[nowrap(j)] += d
 
 
 @noalloc_jit
@@ -116,19 +116,19 @@ def ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp, alph
     ntouched = _ppa_list_plies(policy, weight, new_policy, mark, touched, stamp, alpha, seq_player, seq_chosen,
                                seq_off, seq_codes, nseq, winner)
     for player in range(2):
-        for t in range(acc_count[player]):
-            j = acc_touched[player * ncodes + t]
+        for t in range(acc_count[nowrap(player)]):
+            j = acc_touched[nowrap(player * ncodes + t)]
             if player == winner:
                 code = j - player * ncodes
-                if mark[code] != stamp:
-                    mark[code] = stamp
-                    new_policy[code] = policy[code]
-                    touched[ntouched] = code
+                if mark[nowrap(code)] != stamp:
+                    mark[nowrap(code)] = stamp
+                    new_policy[nowrap(code)] = policy[nowrap(code)]
+                    touched[nowrap(ntouched)] = code
                     ntouched += 1
-                new_policy[code] -= alpha * weight[code] * acc[j]
-            acc[j] = 0.0
-            acc_mark[j] = 0
-        acc_count[player] = 0
+                new_policy[nowrap(code)] -= alpha * weight[nowrap(code)] * acc[nowrap(j)]
+            acc[nowrap(j)] = 0.0
+            acc_mark[nowrap(j)] = 0
+        acc_count[nowrap(player)] = 0
     _ppa_apply(policy, weight, new_policy, touched, ntouched, k)
 
 
@@ -138,11 +138,11 @@ def mast_adapt(policy, weight, wins, games, k, seq_player, seq_chosen, nseq, win
     draw); ``policy[code] = wins / games``.  (The algorithm ends with a stray ``policy <- polp``; MAST has no polp,
     so the updates are applied directly.)"""
     for s in range(nseq):
-        code = seq_chosen[s]
-        games[code] += 1.0
-        wins[code] += reward(winner, seq_player[s])
-        policy[code] = wins[code] / games[code]
-        weight[code] = math.exp(k * policy[code])
+        code = seq_chosen[nowrap(s)]
+        games[nowrap(code)] += 1.0
+        wins[nowrap(code)] += reward(winner, seq_player[nowrap(s)])
+        policy[nowrap(code)] = wins[nowrap(code)] / games[nowrap(code)]
+        weight[nowrap(code)] = math.exp(k * policy[nowrap(code)])
 
 
 @noalloc_jit
@@ -151,20 +151,20 @@ def amaf_update(pool_move, pool_amaf, off, count, player, result, seq_player, se
     ``player`` made later in the iteration, from ply ``first`` on, counts once per iteration for the entry's
     same move (if it is in the entry's list) with this iteration's ``result``."""
     for j in range(first, nseq):
-        if seq_player[j] != player:
+        if seq_player[nowrap(j)] != player:
             continue
-        move = seq_move[j]
+        move = seq_move[nowrap(j)]
         seen = False
         for jj in range(first, j):
-            if seq_player[jj] == player and seq_move[jj] == move:
+            if seq_player[nowrap(jj)] == player and seq_move[nowrap(jj)] == move:
                 seen = True
                 break
         if seen:
             continue
         for m in range(count):
-            if pool_move[off + m] == move:
-                pool_amaf[2 * (off + m) + 1] += 1.0
-                pool_amaf[2 * (off + m)] += result
+            if pool_move[nowrap(off + m)] == move:
+                pool_amaf[nowrap(2 * (off + m) + 1)] += 1.0
+                pool_amaf[nowrap(2 * (off + m))] += result
                 break
 
 
@@ -181,21 +181,21 @@ def grave_amaf_update(node_amaf, row, path_node, path_ply, depth, seq_player, se
     scratch for the plies), and each entry walks that list until the plies fall before its own."""
     distinct = 0
     for j in range(nseq - 1, -1, -1):
-        code = seq_code[j]
-        if mark[code] != stamp:
-            mark[code] = stamp
-            last[distinct] = j
+        code = seq_code[nowrap(j)]
+        if mark[nowrap(code)] != stamp:
+            mark[nowrap(code)] = stamp
+            last[nowrap(distinct)] = j
             distinct += 1
     for d in range(depth):
-        base = path_node[d] * row
-        first = path_ply[d]
+        base = path_node[nowrap(d)] * row
+        first = path_ply[nowrap(d)]
         for t in range(distinct):
-            j = last[t]
+            j = last[nowrap(t)]
             if j < first:
                 break
-            slot = base + 2 * seq_code[j]
-            node_amaf[slot + 1] += 1.0
-            node_amaf[slot] += reward(winner, seq_player[j])
+            slot = base + 2 * seq_code[nowrap(j)]
+            node_amaf[nowrap(slot + 1)] += 1.0
+            node_amaf[nowrap(slot)] += reward(winner, seq_player[nowrap(j)])
 
 
 @noalloc_jit
@@ -210,10 +210,10 @@ def root_prefers_rave(pool_stats, pool_amaf, off, count, margin, both_sides):
     low = margin if both_sides else 0.0
     for i in range(count):
         j = 2 * (off + i)
-        visits = pool_stats[j + 1]
-        if visits > 0.0 and pool_amaf[j + 1] > 0.0:
-            mean = pool_stats[j] / visits
-            r = pool_amaf[j] / pool_amaf[j + 1]
+        visits = pool_stats[nowrap(j + 1)]
+        if visits > 0.0 and pool_amaf[nowrap(j + 1)] > 0.0:
+            mean = pool_stats[nowrap(j)] / visits
+            r = pool_amaf[nowrap(j)] / pool_amaf[nowrap(j + 1)]
             if r > mean + margin:
                 optimistic += visits
             elif r < mean - low:

@@ -14,7 +14,7 @@ moves.
 import numpy as np
 from numba import njit
 
-from ppalib._noalloc import noalloc_jit
+from ppalib._noalloc import noalloc_jit, nowrap
 from ppalib._rng import weighted_index_of_total
 from ppalib.games._common import H_TO_MOVE, H_WINNER, S_MAX_MOVES, S_MAX_PLIES
 from ppalib.games import contract as game  # <game-import>
@@ -49,10 +49,10 @@ def gibbs_draw(spec, state, moves, n, with_context, weight, codes, base, gibbs, 
     in list order; ``gibbs`` is scratch of length >= n)."""
     z = 0.0
     for j in range(n):
-        code = game.move_code(spec, state, moves[j], with_context)
-        codes[base + j] = code
-        gibbs[j] = weight[code]
-        z += gibbs[j]
+        code = game.move_code(spec, state, moves[nowrap(j)], with_context)
+        codes[nowrap(base + j)] = code
+        gibbs[nowrap(j)] = weight[nowrap(code)]
+        z += gibbs[nowrap(j)]
     return weighted_index_of_total(rng, gibbs, n, z)
 
 
@@ -64,8 +64,8 @@ def uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq):
         return nseq
     move = game.random_move(spec, state, rng, moves)
     while move >= 0:
-        seq_player[nseq] = state[H_TO_MOVE]
-        seq_move[nseq] = move
+        seq_player[nowrap(nseq)] = state[H_TO_MOVE]
+        seq_move[nowrap(nseq)] = move
         nseq += 1
         play_playout(spec, state, move)
         move = game.random_move(spec, state, rng, moves)
@@ -77,9 +77,9 @@ def uniform_coded(spec, state, rng, moves, seq_player, seq_move, seq_code, nseq)
     """``uniform`` (the same draws) that also records each move's context-free code, for GRAVE's AMAF statistics."""
     move = game.random_move(spec, state, rng, moves)
     while move >= 0:
-        seq_player[nseq] = state[H_TO_MOVE]
-        seq_move[nseq] = move
-        seq_code[nseq] = game.move_code(spec, state, move, False)
+        seq_player[nowrap(nseq)] = state[H_TO_MOVE]
+        seq_move[nowrap(nseq)] = move
+        seq_code[nowrap(nseq)] = game.move_code(spec, state, move, False)
         nseq += 1
         play_playout(spec, state, move)
         move = game.random_move(spec, state, rng, moves)
@@ -116,9 +116,9 @@ def sample_playouts(spec, root, rng, playouts):
         state = root.copy()
         move = game.random_move(spec, state, rng, moves)
         while move >= 0:
-            played[count] = move
+            played[nowrap(count)] = move
             count += 1
-            lengths[p] += 1
+            lengths[nowrap(p)] += 1
             game.play(spec, state, move)
             move = game.random_move(spec, state, rng, moves)
     return played[:count].copy(), lengths
@@ -143,7 +143,7 @@ def replay_with(spec, root, played, lengths, part, rng, weight):
     i = 0
     for p in range(lengths.size):
         state[:] = root
-        for _ in range(lengths[p]):
+        for _ in range(lengths[nowrap(p)]):
             if part == PROFILE_UNIFORM_DRAW:
                 total += game.random_move(spec, state, rng, moves)
             elif part == PROFILE_LIST_MOVES:
@@ -151,6 +151,6 @@ def replay_with(spec, root, played, lengths, part, rng, weight):
             elif part == PROFILE_GIBBS_DRAW:
                 n = game.legal_moves(spec, state, moves)
                 total += gibbs_draw(spec, state, moves, n, False, weight, codes, 0, scratch, rng)
-            game.play(spec, state, played[i])
+            game.play(spec, state, played[nowrap(i)])
             i += 1
     return total

@@ -42,7 +42,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ppalib._noalloc import noalloc_jit
+from ppalib._noalloc import noalloc_jit, nowrap
 from ppalib._rng import random_float, weighted_index, weighted_index_of_total
 from ppalib.features.matcher import move_logits
 from ppalib.games._common import H_HASH, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES
@@ -68,10 +68,10 @@ def feature_logits(spec, state, moves, n, features, theta, owner_rel, moves_from
     mover = state[H_TO_MOVE]
     for cell in range(cells):
         owner = game.cell_owner(spec, state, cell)
-        owner_rel[cell] = 0 if owner < 0 else (1 if owner == mover else 2)
+        owner_rel[nowrap(cell)] = 0 if owner < 0 else (1 if owner == mover else 2)
     for i in range(n):
-        moves_from[i] = game.move_from(spec, state, moves[i])
-        moves_to[i] = game.move_to(spec, state, moves[i])
+        moves_from[nowrap(i)] = game.move_from(spec, state, moves[nowrap(i)])
+        moves_to[nowrap(i)] = game.move_to(spec, state, moves[nowrap(i)])
     # numba cannot star-unpack a named tuple into a call: its 32 arrays are passed one by one
     move_logits(features[0], features[1], features[2], features[3], features[4], features[5], features[6],
                 features[7], features[8], features[9], features[10], features[11], features[12], features[13],
@@ -86,13 +86,13 @@ def softmax_in_place(values, n):
     """``values[:n]`` replaced by their softmax (the largest subtracted first)."""
     top = -np.inf
     for i in range(n):
-        top = max(top, values[i])
+        top = max(top, values[nowrap(i)])
     z = 0.0
     for i in range(n):
-        values[i] = math.exp(values[i] - top)
-        z += values[i]
+        values[nowrap(i)] = math.exp(values[nowrap(i)] - top)
+        z += values[nowrap(i)]
     for i in range(n):
-        values[i] /= z
+        values[nowrap(i)] /= z
 
 
 @noalloc_jit
@@ -105,14 +105,14 @@ def entry_priors(spec, state, moves, n, with_context, prior_logits, features, th
         feature_logits(spec, state, moves, n, features, theta, owner_rel, moves_from, moves_to, scratch)
     elif prior_logits.size > 0:
         for i in range(n):
-            scratch[i] = prior_logits[game.move_code(spec, state, moves[i], with_context)]
+            scratch[nowrap(i)] = prior_logits[nowrap(game.move_code(spec, state, moves[nowrap(i)], with_context))]
     else:
         for i in range(n):
-            out[base + i] = 1.0 / n
+            out[nowrap(base + i)] = 1.0 / n
         return
     softmax_in_place(scratch, n)
     for i in range(n):
-        out[base + i] = scratch[i]
+        out[nowrap(base + i)] = scratch[nowrap(i)]
 
 
 @njit(cache=True)
@@ -226,8 +226,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
         descent_rave = False
         if root_decides:
             if root_node >= 0:
-                descent_rave = root_prefers_rave(pool_stats, pool_amaf, node_off[root_node], node_n[root_node],
-                                                 settings.margin, settings.margin_both_sides)
+                descent_rave = root_prefers_rave(pool_stats, pool_amaf, node_off[nowrap(root_node)],
+                                                 node_n[nowrap(root_node)], settings.margin, settings.margin_both_sides)
             rave_used[1] += 1
             if descent_rave:
                 rave_used[0] += 1
@@ -241,14 +241,14 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
             if found >= 0 and in_playout:  # the prior's move reached a position already in the tree
                 nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
                 break
-            listing = found >= 0 and node_off[found] < 0  # an entry whose moves are not listed yet (below)
+            listing = found >= 0 and node_off[nowrap(found)] < 0  # an entry whose moves are not listed yet (below)
             if found >= 0 and not listing:
                 # Descend.
                 node = found
-                off = node_off[node]
-                count = node_n[node]
+                off = node_off[nowrap(node)]
+                count = node_n[nowrap(node)]
                 if settings.selection == selection.SELECT_UCB1:
-                    best = selection.ucb1(pool_stats, off, count, node_total[node], settings.c)
+                    best = selection.ucb1(pool_stats, off, count, node_total[nowrap(node)], settings.c)
                 elif settings.selection == selection.SELECT_UCB1_LUDII:
                     best = selection.ucb1_ludii(pool_stats, off, count, settings.c, rng)
                 elif amaf:
@@ -257,7 +257,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                     elif settings.adaptive:
                         # Per node: an entry with enough playouts decides from its own moves (the root always
                         # does, as root-only adaptive RAVE); the others keep the closest such ancestor's decision.
-                        if depth == 0 or node_total[node] > settings.node_playouts:
+                        if depth == 0 or node_total[nowrap(node)] > settings.node_playouts:
                             descent_rave = root_prefers_rave(pool_stats, pool_amaf, off, count, settings.margin,
                                                              settings.margin_both_sides)
                         use_rave = descent_rave
@@ -269,33 +269,33 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                         rave_used[1] += 1
                         if use_rave:
                             rave_used[0] += 1
-                    best = selection.ucb1_rave(pool_stats, pool_amaf, off, count, node_total[node], settings.c,
+                    best = selection.ucb1_rave(pool_stats, pool_amaf, off, count, node_total[nowrap(node)], settings.c,
                                                settings.k_rave, use_rave, rng)
                 elif grave:
-                    if depth == 0 or node_total[node] > settings.grave_ref:
+                    if depth == 0 or node_total[nowrap(node)] > settings.grave_ref:
                         ref_node = node
                     for j in range(count):
-                        move_codes[j] = game.move_code(spec, state, pool_move[off + j], False)
+                        move_codes[nowrap(j)] = game.move_code(spec, state, pool_move[nowrap(off + j)], False)
                     best = selection.grave(pool_stats, off, count, node_amaf, ref_node * row, move_codes,
                                            settings.grave_bias)
                 else:
-                    if pool_prior[off] < 0.0:  # priors not computed yet (see the expansion)
+                    if pool_prior[nowrap(off)] < 0.0:  # priors not computed yet (see the expansion)
                         for j in range(count):
-                            moves[j] = pool_move[off + j]
+                            moves[nowrap(j)] = pool_move[nowrap(off + j)]
                         entry_priors(spec, state, moves, count, settings.with_context, prior_logits, features, theta,
                                      owner_rel, moves_from, moves_to, scratch, pool_prior, off)
                     best = selection.puct(pool_stats, pool_prior, off, count, settings.c, rng)
-                move = pool_move[off + best]
+                move = pool_move[nowrap(off + best)]
                 if record:
-                    seq_player[nseq] = state[H_TO_MOVE]
-                    seq_move[nseq] = move
+                    seq_player[nowrap(nseq)] = state[H_TO_MOVE]
+                    seq_move[nowrap(nseq)] = move
                     if grave:
-                        seq_code[nseq] = move_codes[best]
+                        seq_code[nowrap(nseq)] = move_codes[nowrap(best)]
                     if learn:
                         # Alg. 4 needs every legal move's code at a PPA ply: with the incremental engine the sum
                         # trees, kept from the root (``incremental.tree_ply``), count the ply by intervals instead
                         # of listing the node's moves; MAST's update reads only the chosen code.
-                        base = seq_off[nseq]
+                        base = seq_off[nowrap(nseq)]
                         code = -1
                         if inc_learn:
                             code = incremental.tree_ply(inc_slots, inc_size, inc_trees, inc_code, inc_pref,
@@ -303,18 +303,18 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                         elif settings.learning == LEARN_MAST:
                             code = game.move_code(spec, state, move, settings.with_context)
                         if code >= 0:
-                            seq_chosen[nseq] = code
-                            seq_off[nseq + 1] = base
+                            seq_chosen[nowrap(nseq)] = code
+                            seq_off[nowrap(nseq + 1)] = base
                         else:
                             for j in range(count):
-                                seq_codes[base + j] = game.move_code(spec, state, pool_move[off + j],
+                                seq_codes[nowrap(base + j)] = game.move_code(spec, state, pool_move[nowrap(off + j)],
                                                                      settings.with_context)
-                            seq_chosen[nseq] = seq_codes[base + best]
-                            seq_off[nseq + 1] = base + count
+                            seq_chosen[nowrap(nseq)] = seq_codes[nowrap(base + best)]
+                            seq_off[nowrap(nseq + 1)] = base + count
                     nseq += 1
-                path_node[depth] = node
-                path_move[depth] = best
-                path_ply[depth] = nseq - 1
+                path_node[nowrap(depth)] = node
+                path_move[nowrap(depth)] = best
+                path_ply[nowrap(depth)] = nseq - 1
                 depth += 1
                 if inc_learn:
                     incremental.descend(spec, state, move, settings.with_context, weight, True, inc_slots, inc_size,
@@ -330,18 +330,18 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 # Yavalath and Gomoku (a tree twice as large in memory).  The search is the same: a move list is a
                 # function of the position, and listing draws nothing.
                 node = entries
-                table[-1 - found] = node + 1
-                node_key[node] = state[H_HASH]
-                node_player[node] = state[H_TO_MOVE]
-                node_total[node] = 0.0
-                node_n[node] = 0
-                node_off[node] = -1
+                table[nowrap(-1 - found)] = node + 1
+                node_key[nowrap(node)] = state[H_HASH]
+                node_player[nowrap(node)] = state[H_TO_MOVE]
+                node_total[nowrap(node)] = 0.0
+                node_n[nowrap(node)] = 0
+                node_off[nowrap(node)] = -1
                 entries += 1
                 for i in range(node * row, (node + 1) * row):
-                    node_amaf[i] = 0.0
-                path_node[depth] = node
-                path_move[depth] = -1
-                path_ply[depth] = nseq
+                    node_amaf[nowrap(i)] = 0.0
+                path_node[nowrap(depth)] = node
+                path_move[nowrap(depth)] = -1
+                path_ply[nowrap(depth)] = nseq
                 depth += 1
                 nseq = uniform(spec, state, rng, moves, record, seq_player, seq_move, nseq)
                 break
@@ -361,22 +361,22 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 node = found
             else:
                 node = entries
-                table[-1 - found] = node + 1
-                node_key[node] = state[H_HASH]
-                node_player[node] = state[H_TO_MOVE]
-                node_total[node] = 0.0
+                table[nowrap(-1 - found)] = node + 1
+                node_key[nowrap(node)] = state[H_HASH]
+                node_player[nowrap(node)] = state[H_TO_MOVE]
+                node_total[nowrap(node)] = 0.0
                 entries += 1
                 for i in range(node * row, (node + 1) * row):
-                    node_amaf[i] = 0.0
-            node_n[node] = n
-            node_off[node] = pool_used
+                    node_amaf[nowrap(i)] = 0.0
+            node_n[nowrap(node)] = n
+            node_off[nowrap(node)] = pool_used
             for i in range(n):
-                pool_move[pool_used + i] = moves[i]
-                pool_stats[2 * (pool_used + i)] = 0.0
-                pool_stats[2 * (pool_used + i) + 1] = 0.0
+                pool_move[nowrap(pool_used + i)] = moves[nowrap(i)]
+                pool_stats[nowrap(2 * (pool_used + i))] = 0.0
+                pool_stats[nowrap(2 * (pool_used + i) + 1)] = 0.0
             if amaf:
                 for i in range(2 * pool_used, 2 * (pool_used + n)):
-                    pool_amaf[i] = 0.0
+                    pool_amaf[nowrap(i)] = 0.0
             if puct:
                 if settings.playout == PLAYOUT_PRIOR_FIRST or listing:  # drawn from / selected with now
                     entry_priors(spec, state, moves, n, settings.with_context, prior_logits, features, theta,
@@ -384,15 +384,15 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 else:
                     # Computed at the entry's first descent instead (the same values: a function of the position),
                     # since a playout that does not draw from them leaves many entries never descended through.
-                    pool_prior[pool_used] = -1.0
+                    pool_prior[nowrap(pool_used)] = -1.0
             pool_used += n
             if listing:
                 continue  # the next pass descends through it
             if depth == 0:
                 root_node = node
-            path_node[depth] = node
-            path_move[depth] = -1
-            path_ply[depth] = nseq
+            path_node[nowrap(depth)] = node
+            path_move[nowrap(depth)] = -1
+            path_ply[nowrap(depth)] = nseq
             depth += 1
             # Playout.
             if engine2:
@@ -410,42 +410,43 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 # 7-8% of PPA's time at Breakthrough and Go.  MAST with k > 700 (exp(k mean) overflows; Cazenave
                 # 2016 sweeps k up to 4096): weights exp(k (policy - max over the legal moves)), the same law.
                 while n > 0:
-                    base = seq_off[nseq]
+                    base = seq_off[nowrap(nseq)]
                     if shifted:
                         top = -np.inf
                         for j in range(n):
-                            code = game.move_code(spec, state, moves[j], settings.with_context)
-                            seq_codes[base + j] = code
-                            top = max(top, policy[code])
+                            code = game.move_code(spec, state, moves[nowrap(j)], settings.with_context)
+                            seq_codes[nowrap(base + j)] = code
+                            top = max(top, policy[nowrap(code)])
                         z = 0.0
                         for j in range(n):
-                            scratch[j] = math.exp(settings.k * (policy[seq_codes[base + j]] - top))
-                            z += scratch[j]
+                            code = seq_codes[nowrap(base + j)]
+                            scratch[nowrap(j)] = math.exp(settings.k * (policy[nowrap(code)] - top))
+                            z += scratch[nowrap(j)]
                         choice = weighted_index_of_total(rng, scratch, n, z)
                     else:
                         choice = gibbs_draw(spec, state, moves, n, settings.with_context, weight, seq_codes, base,
                                             scratch, rng)
-                    seq_player[nseq] = state[H_TO_MOVE]
-                    seq_move[nseq] = moves[choice]
-                    seq_chosen[nseq] = seq_codes[base + choice]
-                    seq_off[nseq + 1] = base + n
+                    seq_player[nowrap(nseq)] = state[H_TO_MOVE]
+                    seq_move[nowrap(nseq)] = moves[nowrap(choice)]
+                    seq_chosen[nowrap(nseq)] = seq_codes[nowrap(base + choice)]
+                    seq_off[nowrap(nseq + 1)] = base + n
                     if grave:
-                        seq_code[nseq] = game.move_code(spec, state, moves[choice], False)
+                        seq_code[nowrap(nseq)] = game.move_code(spec, state, moves[nowrap(choice)], False)
                     nseq += 1
-                    game.play(spec, state, moves[choice])
+                    game.play(spec, state, moves[nowrap(choice)])
                     n = game.legal_moves(spec, state, moves)
             elif settings.playout == PLAYOUT_PRIOR_FIRST:
                 # Soemers et al. 2019, V-A: "The first move of every play-out is sampled from the apprentice
                 # distribution p, and the corresponding node is added to the search tree": the move becomes the
                 # new entry's taken move, and the position it reaches gets an entry too (the next pass of the loop).
-                off = node_off[node]
+                off = node_off[nowrap(node)]
                 first = weighted_index(rng, pool_prior[off:off + n], n)
-                path_move[depth - 1] = first
+                path_move[nowrap(depth - 1)] = first
                 if record:
-                    seq_player[nseq] = state[H_TO_MOVE]
-                    seq_move[nseq] = moves[first]
+                    seq_player[nowrap(nseq)] = state[H_TO_MOVE]
+                    seq_move[nowrap(nseq)] = moves[nowrap(first)]
                     nseq += 1
-                game.play(spec, state, moves[first])
+                game.play(spec, state, moves[nowrap(first)])
                 in_playout = True
                 continue
             elif settings.playout == PLAYOUT_FEATURES:
@@ -456,10 +457,10 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                     softmax_in_place(scratch, n)
                     choice = weighted_index(rng, scratch, n)
                     if record:
-                        seq_player[nseq] = state[H_TO_MOVE]
-                        seq_move[nseq] = moves[choice]
+                        seq_player[nowrap(nseq)] = state[H_TO_MOVE]
+                        seq_move[nowrap(nseq)] = moves[nowrap(choice)]
                         nseq += 1
-                    game.play(spec, state, moves[choice])
+                    game.play(spec, state, moves[nowrap(choice)])
                     n = game.legal_moves(spec, state, moves)
             elif grave:
                 nseq = uniform_coded(spec, state, rng, moves, seq_player, seq_move, seq_code, nseq)
@@ -473,16 +474,16 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
         plies += state[H_PLY]
         winner = state[H_WINNER]
         for d in range(depth):
-            node = path_node[d]
-            node_total[node] += 1.0
-            i = path_move[d]
+            node = path_node[nowrap(d)]
+            node_total[nowrap(node)] += 1.0
+            i = path_move[nowrap(d)]
             if i >= 0:
-                slot = 2 * (node_off[node] + i)
-                pool_stats[slot + 1] += 1.0
-                pool_stats[slot] += reward(winner, node_player[node])
+                slot = 2 * (node_off[nowrap(node)] + i)
+                pool_stats[nowrap(slot + 1)] += 1.0
+                pool_stats[nowrap(slot)] += reward(winner, node_player[nowrap(node)])
             if amaf:
-                amaf_update(pool_move, pool_amaf, node_off[node], node_n[node], node_player[node],
-                            reward(winner, node_player[node]), seq_player, seq_move, path_ply[d], nseq)
+                amaf_update(pool_move, pool_amaf, node_off[nowrap(node)], node_n[nowrap(node)],
+                            node_player[nowrap(node)], reward(winner, node_player[nowrap(node)]), seq_player, seq_move, path_ply[nowrap(d)], nseq)
         if grave:
             grave_amaf_update(node_amaf, row, path_node, path_ply, depth, seq_player, seq_code, nseq, winner,
                               code_mark, iteration + 1, code_last)
@@ -516,12 +517,12 @@ def root_stats(root, tree, visits_out, wins_out):
     node = lookup(tree.table, tree.node_key, root[H_HASH])
     if node < 0:
         return -1, 0
-    off = tree.node_off[node]
-    count = tree.node_n[node]
+    off = tree.node_off[nowrap(node)]
+    count = tree.node_n[nowrap(node)]
     for i in range(count):
-        wins_out[i] = tree.pool_stats[2 * (off + i)]
-        visits_out[i] = tree.pool_stats[2 * (off + i) + 1]
-    return tree.pool_move[off + most_visited(tree, node)], count
+        wins_out[nowrap(i)] = tree.pool_stats[nowrap(2 * (off + i))]
+        visits_out[nowrap(i)] = tree.pool_stats[nowrap(2 * (off + i) + 1)]
+    return tree.pool_move[nowrap(off + most_visited(tree, node))], count
 
 
 @njit(cache=True)
@@ -540,22 +541,22 @@ def retain_subtree(spec, root, tree):
     # One row more than the entries: a child is written to row ``tail`` before we know whether it is new.
     queue = np.empty((used + 1, root.size), dtype=np.int64)
     queue[0, :] = root
-    copied[old_root] = _copy_entry(tree, old_root, kept)
+    copied[nowrap(old_root)] = _copy_entry(tree, old_root, kept)
     head = 0
     tail = 1
     while head < tail:
         old = lookup(tree.table, tree.node_key, queue[head, H_HASH])
-        off = tree.node_off[old]
-        for i in range(tree.node_n[old]):
-            if tree.pool_stats[2 * (off + i) + 1] == 0.0:
+        off = tree.node_off[nowrap(old)]
+        for i in range(tree.node_n[nowrap(old)]):
+            if tree.pool_stats[nowrap(2 * (off + i) + 1)] == 0.0:
                 continue
-            queue[tail, :] = queue[head]
-            game.play(spec, queue[tail], tree.pool_move[off + i])
+            queue[tail, :] = queue[nowrap(head)]
+            game.play(spec, queue[nowrap(tail)], tree.pool_move[nowrap(off + i)])
             if queue[tail, H_WINNER] != ONGOING:
                 continue
             child = lookup(tree.table, tree.node_key, queue[tail, H_HASH])
-            if child >= 0 and copied[child] < 0:
-                copied[child] = _copy_entry(tree, child, kept)
+            if child >= 0 and copied[nowrap(child)] < 0:
+                copied[nowrap(child)] = _copy_entry(tree, child, kept)
                 tail += 1
         head += 1
     return kept
@@ -564,15 +565,15 @@ def retain_subtree(spec, root, tree):
 @njit(cache=True)
 def _copy_entry(tree, node, kept):
     """Copy entry ``node`` of ``tree`` (moves, statistics, priors) into ``kept``, which has room; return its index."""
-    off = tree.node_off[node]
-    n = tree.node_n[node]
-    key = tree.node_key[node]
-    new = add_entry(kept, lookup(kept.table, kept.node_key, key), key, tree.node_player[node],
+    off = tree.node_off[nowrap(node)]
+    n = tree.node_n[nowrap(node)]
+    key = tree.node_key[nowrap(node)]
+    new = add_entry(kept, lookup(kept.table, kept.node_key, key), key, tree.node_player[nowrap(node)],
                     tree.pool_move[off:off + n], n)
-    new_off = kept.node_off[new]
-    kept.node_total[new] = tree.node_total[node]
+    new_off = kept.node_off[nowrap(new)]
+    kept.node_total[nowrap(new)] = tree.node_total[nowrap(node)]
     if off < 0:  # its moves not listed yet (``run_iterations``): still to be listed
-        kept.node_off[new] = -1
+        kept.node_off[nowrap(new)] = -1
     kept.pool_stats[2 * new_off:2 * (new_off + n)] = tree.pool_stats[2 * off:2 * (off + n)]
     if tree.pool_amaf.size > 0:
         kept.pool_amaf[2 * new_off:2 * (new_off + n)] = tree.pool_amaf[2 * off:2 * (off + n)]

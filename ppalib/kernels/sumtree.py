@@ -7,7 +7,7 @@ floating-point sum of its children's current values, the same as a fresh build: 
 playout (the totals differ from a left-to-right sum of the same weights by rounding only, relative n * 2**-53).
 Game-free.
 """
-from ppalib._noalloc import noalloc_jit
+from ppalib._noalloc import noalloc_jit, nowrap
 
 
 @noalloc_jit
@@ -23,7 +23,7 @@ def leaves_for(slots):
 def rebuild(tree, base, size):
     """Every inner node from the leaves (after writing all of them)."""
     for i in range(size - 1, 0, -1):
-        tree[base + i] = tree[base + 2 * i] + tree[base + 2 * i + 1]
+        tree[nowrap(base + i)] = tree[nowrap(base + 2 * i)] + tree[nowrap(base + 2 * i + 1)]
 
 
 @noalloc_jit
@@ -34,11 +34,11 @@ def set_leaf(tree, base, size, slot, value):
     do not wait on its stores (sibling addresses follow from the slot alone).  The same sums bit for bit: IEEE
     addition is commutative, so ``child + sibling`` is ``tree[2i] + tree[2i + 1]`` whichever side the child is."""
     i = size + slot
-    tree[base + i] = value
+    tree[nowrap(base + i)] = value
     while i > 1:
-        value = value + tree[base + (i ^ 1)]
+        value = value + tree[nowrap(base + (i ^ 1))]
         i >>= 1
-        tree[base + i] = value
+        tree[nowrap(base + i)] = value
 
 
 @noalloc_jit
@@ -46,14 +46,14 @@ def set_leaf_pair(tree, base0, base1, size, slot, value0, value1):
     """``set_leaf`` on two trees of the same size at once (the same slot): the two walks up are independent, so
     interleaving them lets the CPU overlap their loads and adds.  Each tree ends as ``set_leaf`` leaves it."""
     i = size + slot
-    tree[base0 + i] = value0
-    tree[base1 + i] = value1
+    tree[nowrap(base0 + i)] = value0
+    tree[nowrap(base1 + i)] = value1
     while i > 1:
-        value0 = value0 + tree[base0 + (i ^ 1)]
-        value1 = value1 + tree[base1 + (i ^ 1)]
+        value0 = value0 + tree[nowrap(base0 + (i ^ 1))]
+        value1 = value1 + tree[nowrap(base1 + (i ^ 1))]
         i >>= 1
-        tree[base0 + i] = value0
-        tree[base1 + i] = value1
+        tree[nowrap(base0 + i)] = value0
+        tree[nowrap(base1 + i)] = value1
 
 
 @noalloc_jit
@@ -68,10 +68,10 @@ def draw(tree, base, size, r):
     i = 1
     while i < size:
         i = 2 * i
-        left = tree[base + i]
+        left = tree[nowrap(base + i)]
         if r < left:
             continue
-        if left > 0.0 and tree[base + i + 1] <= 0.0:
+        if left > 0.0 and tree[nowrap(base + i + 1)] <= 0.0:
             continue  # rounding put r past a left part whose right sibling is empty
         r -= left
         i += 1

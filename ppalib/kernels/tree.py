@@ -20,7 +20,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ppalib._noalloc import noalloc_jit
+from ppalib._noalloc import noalloc_jit, nowrap
 from ppalib.games._common import DRAW
 
 Tree = namedtuple("Tree", ["table", "node_key", "node_player", "node_total", "node_n", "node_off",
@@ -45,10 +45,10 @@ def lookup(table, node_key, h):
     mask = table.size - 1
     i = h & mask
     while True:
-        entry = table[i]
+        entry = table[nowrap(i)]
         if entry == 0:
             return -1 - i
-        if node_key[entry - 1] == h:
+        if node_key[nowrap(entry - 1)] == h:
             return entry - 1
         i = (i + 1) & mask
 
@@ -119,8 +119,8 @@ def grow(tree, entries_needed, pool_needed):
     row = 2 * amaf_codes(tree)
     grown.node_amaf[:used * row] = tree.node_amaf[:used * row]
     for node in range(used):
-        slot = lookup(grown.table, grown.node_key, grown.node_key[node])
-        grown.table[-1 - slot] = node + 1
+        slot = lookup(grown.table, grown.node_key, grown.node_key[nowrap(node)])
+        grown.table[nowrap(-1 - slot)] = node + 1
     grown.sizes[ENTRIES] = used
     grown.sizes[POOL] = pool_used
     return grown
@@ -133,23 +133,23 @@ def add_entry(tree, found, key, player, moves, n):
     Returns the entry."""
     node = tree.sizes[ENTRIES]
     offset = tree.sizes[POOL]
-    tree.table[-1 - found] = node + 1
-    tree.node_key[node] = key
-    tree.node_player[node] = player
-    tree.node_total[node] = 0.0
-    tree.node_n[node] = n
-    tree.node_off[node] = offset
+    tree.table[nowrap(-1 - found)] = node + 1
+    tree.node_key[nowrap(node)] = key
+    tree.node_player[nowrap(node)] = player
+    tree.node_total[nowrap(node)] = 0.0
+    tree.node_n[nowrap(node)] = n
+    tree.node_off[nowrap(node)] = offset
     for i in range(n):
-        tree.pool_move[offset + i] = moves[i]
-        tree.pool_stats[2 * (offset + i)] = 0.0
-        tree.pool_stats[2 * (offset + i) + 1] = 0.0
+        tree.pool_move[nowrap(offset + i)] = moves[nowrap(i)]
+        tree.pool_stats[nowrap(2 * (offset + i))] = 0.0
+        tree.pool_stats[nowrap(2 * (offset + i) + 1)] = 0.0
     if tree.pool_amaf.size > 0:
         for i in range(n):
-            tree.pool_amaf[2 * (offset + i)] = 0.0
-            tree.pool_amaf[2 * (offset + i) + 1] = 0.0
+            tree.pool_amaf[nowrap(2 * (offset + i))] = 0.0
+            tree.pool_amaf[nowrap(2 * (offset + i) + 1)] = 0.0
     row = 2 * amaf_codes(tree)
     for i in range(node * row, (node + 1) * row):
-        tree.node_amaf[i] = 0.0
+        tree.node_amaf[nowrap(i)] = 0.0
     tree.sizes[ENTRIES] = node + 1
     tree.sizes[POOL] = offset + n
     return node
@@ -158,10 +158,10 @@ def add_entry(tree, found, key, player, moves, n):
 @noalloc_jit
 def most_visited(tree, node):
     """Index (in the entry's move list) of the move with the most playouts; the first one on ties."""
-    off = tree.node_off[node]
+    off = tree.node_off[nowrap(node)]
     best = 0
-    for i in range(tree.node_n[node]):
-        if tree.pool_stats[2 * (off + i) + 1] > tree.pool_stats[2 * (off + best) + 1]:
+    for i in range(tree.node_n[nowrap(node)]):
+        if tree.pool_stats[nowrap(2 * (off + i) + 1)] > tree.pool_stats[nowrap(2 * (off + best) + 1)]:
             best = i
     return best
 

@@ -1,0 +1,66 @@
+"""``nowrap`` indices are never negative: every agent kind plays whole games with numba's bounds checking on.
+
+``ppalib._noalloc.nowrap`` casts an index to unsigned so that numba skips its negative-index wrap; a negative
+index would then read out of bounds instead of wrapping.  Compiled with ``NUMBA_BOUNDSCHECK=1`` in a fresh process
+(its own cache directory, so no unchecked code is loaded), such an index becomes a huge unsigned one and raises
+``IndexError``.  The first test shows the check is on and catches exactly that; the second plays whole games at
+Go 5x5 (``games/go.py``, and every search kernel) and Fanorona 5x5 (the game with the most ``nowrap`` indices)
+with every agent kind and both playout engines.  The same script over every game module using ``nowrap`` (Go,
+Atarigo, Nogo, Hex, Yavalath, Gomoku, Fanorona, Domineering) passed when it was introduced (session log in
+``data/bench/nowrap_2026-11-28_ab.txt``).
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+
+PLAY_WHOLE_GAMES = """
+from ppalib.games import make_game
+from ppalib.agents import search, make_agent
+from ppalib._rng import make_rng
+AGENTS = [("uct", {}), ("ppa", {"playout_engine": 1}), ("ppa", {"playout_engine": 2}),
+          ("ppaf", {"playout_engine": 2}), ("mast", {"playout_engine": 2}), ("mastf", {}),
+          ("rave", {"adaptive": True}), ("grave", {}), ("puct", {}),
+          ("ppa", {"playout_engine": 2, "grave": True, "tree_reuse": True})]
+for name, size in GAMES:
+    game = make_game(name, size)
+    for kind, params in AGENTS:
+        state, rng = game.initial_state(), make_rng(1)
+        while not game.is_over(state):
+            state = game.play(state, search(game, state, make_agent(kind, 150, **params), rng))
+print("done")
+"""
+
+NEGATIVE_INDEX = """
+import numpy as np
+from numba import njit
+from ppalib._noalloc import nowrap
+
+@njit(_nrt=False)  # noalloc_jit without the on-disk cache, which needs a source file
+def read(values, index):
+    return values[nowrap(index)]
+
+values = np.arange(4)
+assert read(values, 3) == 3
+try:
+    read(values, -1)
+except IndexError:
+    print("caught")
+"""
+
+
+def _run_checked(script, cache):
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", PPALIB_CACHE_DIR=str(cache))
+    return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=1200)
+
+
+def test_bounds_checking_catches_a_negative_index_passed_through_nowrap(tmp_path):
+    result = _run_checked(NEGATIVE_INDEX, tmp_path)
+    assert result.returncode == 0 and "caught" in result.stdout, result.stderr[-2000:]
+
+
+@pytest.mark.parametrize("game", ["go", "fanorona"])
+def test_every_agent_plays_whole_games_with_bounds_checking_on(tmp_path, game):
+    result = _run_checked(f"GAMES = [({game!r}, 5)]\n" + PLAY_WHOLE_GAMES, tmp_path)
+    assert result.returncode == 0 and "done" in result.stdout, result.stderr[-2000:]
