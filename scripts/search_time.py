@@ -5,8 +5,9 @@ Alternate two checkouts to A/B a kernel change (run from outside both; the numba
     PYTHONPATH=/path/to/before python scripts/search_time.py hex 11 ppa 2 2000 5
     PYTHONPATH=/path/to/after  python scripts/search_time.py hex 11 ppa 2 2000 5
 
-Arguments: game, size, agent kind, playout_engine (ignored for uct), iterations, searches (seeds 0..n-1; the median
-is printed).  ``digest`` hashes every search's root visits and learned policy (bit for bit), ``visits`` the visits
+Arguments: game, size, agent kind, playout_engine (ignored for uct, rave, grave and puct), iterations, searches
+(seeds 0..n-1; the median is printed); ``--policy HASH --folder DIR`` for PUCT with a saved policy, ``--option
+name=value`` for game options.  ``digest`` hashes every search's root visits and learned policy (bit for bit), ``visits`` the visits
 alone: an exact change keeps both, a change of summation order only the second.
 """
 import argparse
@@ -27,9 +28,19 @@ parser.add_argument("kind")
 parser.add_argument("engine", type=int)
 parser.add_argument("iterations", type=int)
 parser.add_argument("searches", type=int)
+parser.add_argument("--policy", help="content hash of a PUCT agent's saved policy (kind puct)")
+parser.add_argument("--folder", action="append", default=[], help="where --policy is saved")
+parser.add_argument("--option", action="append", default=[], help="a game option, name=integer")
 args = parser.parse_args()
-game = make_game(args.game, args.size)
-agent = make_agent(args.kind, args.iterations, **({} if args.kind == "uct" else {"playout_engine": args.engine}))
+game = make_game(args.game, args.size, **{name: int(value) for name, value in (o.split("=", 1) for o in args.option)})
+if args.kind == "puct":
+    from ppalib.features.artefact import load_policy
+    if args.policy:
+        load_policy(args.policy, args.folder or None)
+    agent = make_agent("puct", args.iterations, policy=args.policy or "")
+else:
+    agent = make_agent(args.kind, args.iterations, **({} if args.kind in ("uct", "rave", "grave")
+                                                       else {"playout_engine": args.engine}))
 Searcher(game, agent).search(game.initial_state(), make_rng(0))  # compile, or load from the cache
 times, digest, visits_digest = [], hashlib.sha256(), hashlib.sha256()
 for seed in range(args.searches):

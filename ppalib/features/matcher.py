@@ -96,7 +96,7 @@ writes to the bank arrays, so one compiled set must not be used by two threads a
 """
 import numpy as np
 
-from .._noalloc import inline_jit, noalloc_jit
+from .._noalloc import inline_jit, noalloc_jit, nowrap
 from ..games._bits import ONE, ZERO, lowest_cell
 
 # Helpers (``@inline_jit``) are inlined into their callers at numba-IR level: a compiled call passes each array as
@@ -116,19 +116,19 @@ def _bucket_logit(b, bucket_words, word_init, word_tests, test_cell, test_pass, 
                   theta, owner_rel):
     total = 0.0
     last = -1
-    for w in range(bucket_words[b], bucket_words[b + 1]):
-        alive = word_init[w]
-        for e in range(word_tests[w], word_tests[w + 1]):
-            alive &= test_pass[3 * e + owner_rel[test_cell[e]]]
+    for w in range(bucket_words[nowrap(b)], bucket_words[nowrap(b + 1)]):
+        alive = word_init[nowrap(w)]
+        for e in range(word_tests[nowrap(w)], word_tests[nowrap(w + 1)]):
+            alive &= test_pass[nowrap(3 * e + owner_rel[nowrap(test_cell[nowrap(e)])])]
             if alive == 0:
                 break
         if alive == 0:
             continue
-        for e in range(word_feats[w], word_feats[w + 1]):
-            if (alive & feat_mask[e]) != 0:
-                g = feat_index[e]
+        for e in range(word_feats[nowrap(w)], word_feats[nowrap(w + 1)]):
+            if (alive & feat_mask[nowrap(e)]) != 0:
+                g = feat_index[nowrap(e)]
                 if g != last:  # a feature split over consecutive words counts once
-                    total += theta[g]
+                    total += theta[nowrap(g)]
                     last = g
     return total
 
@@ -142,9 +142,9 @@ def _rest_word_sum(alive, w, rest_bit_feature, theta, total, last):
     reads its feature from ``rest_bit_feature``: clearing the feature's mask, read from memory, would put loads on
     the loop's chain of dependences (measured: Knightthrough 205 -> 169 ns a move)."""
     while alive != 0:
-        g = np.int64(rest_bit_feature[64 * w + lowest_cell(alive)])
+        g = np.int64(rest_bit_feature[nowrap(64 * w + lowest_cell(alive))])
         if g != last:  # a feature's next bit, or a feature split over consecutive words: counted once
-            total += theta[g]
+            total += theta[nowrap(g)]
             last = g
         alive &= alive - ONE
     return total, last
@@ -165,40 +165,40 @@ def _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_pass_offsets, 
     """The rest words' sum of bucket b, as ``_bucket_logit`` computes it (the same additions in the same order)
     from the cell-major layout: each footprint cell is read once for four words at a time, and once for the last
     one to three."""
-    lo = rest_bucket_words[b]
-    count = rest_bucket_words[b + 1] - lo
-    base = rest_pass_offsets[b]
-    f0 = rest_foot_offsets[b]
-    cells_in = rest_foot_offsets[b + 1] - f0
+    lo = rest_bucket_words[nowrap(b)]
+    count = rest_bucket_words[nowrap(b + 1)] - lo
+    base = rest_pass_offsets[nowrap(b)]
+    f0 = rest_foot_offsets[nowrap(b)]
+    cells_in = rest_foot_offsets[nowrap(b + 1)] - f0
     total = 0.0
     last = -1
     w = 0
     while w + 4 <= count:
-        a0 = rest_word_init[lo + w]
-        a1 = rest_word_init[lo + w + 1]
-        a2 = rest_word_init[lo + w + 2]
-        a3 = rest_word_init[lo + w + 3]
+        a0 = rest_word_init[nowrap(lo + w)]
+        a1 = rest_word_init[nowrap(lo + w + 1)]
+        a2 = rest_word_init[nowrap(lo + w + 2)]
+        a3 = rest_word_init[nowrap(lo + w + 3)]
         for k in range(cells_in):
-            p = base + (3 * k + owner_rel[rest_foot_cells[f0 + k]]) * count + w
-            a0 &= rest_pass[p]
-            a1 &= rest_pass[p + 1]
-            a2 &= rest_pass[p + 2]
-            a3 &= rest_pass[p + 3]
+            p = base + (3 * k + owner_rel[nowrap(rest_foot_cells[nowrap(f0 + k)])]) * count + w
+            a0 &= rest_pass[nowrap(p)]
+            a1 &= rest_pass[nowrap(p + 1)]
+            a2 &= rest_pass[nowrap(p + 2)]
+            a3 &= rest_pass[nowrap(p + 3)]
         total, last = _words_sum(a0, a1, a2, a3, lo + w, rest_bit_feature, theta, total, last)
         w += 4
     left = count - w  # the last one to three words, also in one pass over the footprint
     if left == 0:
         return total
-    a0 = rest_word_init[lo + w]
-    a1 = rest_word_init[lo + w + 1] if left > 1 else ZERO
-    a2 = rest_word_init[lo + w + 2] if left > 2 else ZERO
+    a0 = rest_word_init[nowrap(lo + w)]
+    a1 = rest_word_init[nowrap(lo + w + 1)] if left > 1 else ZERO
+    a2 = rest_word_init[nowrap(lo + w + 2)] if left > 2 else ZERO
     for k in range(cells_in):
-        p = base + (3 * k + owner_rel[rest_foot_cells[f0 + k]]) * count + w
-        a0 &= rest_pass[p]
+        p = base + (3 * k + owner_rel[nowrap(rest_foot_cells[nowrap(f0 + k)])]) * count + w
+        a0 &= rest_pass[nowrap(p)]
         if left > 1:  # the same branch for every cell of the bucket: predicted
-            a1 &= rest_pass[p + 1]
+            a1 &= rest_pass[nowrap(p + 1)]
             if left > 2:
-                a2 &= rest_pass[p + 2]
+                a2 &= rest_pass[nowrap(p + 2)]
     total, last = _words_sum(a0, a1, a2, ZERO, lo + w, rest_bit_feature, theta, total, last)
     return total
 
@@ -207,19 +207,19 @@ def _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_pass_offsets, 
 def _bucket_features(b, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats, feat_index, feat_mask,
                      owner_rel, out, count):
     last = -1
-    for w in range(bucket_words[b], bucket_words[b + 1]):
-        alive = word_init[w]
-        for e in range(word_tests[w], word_tests[w + 1]):
-            alive &= test_pass[3 * e + owner_rel[test_cell[e]]]
+    for w in range(bucket_words[nowrap(b)], bucket_words[nowrap(b + 1)]):
+        alive = word_init[nowrap(w)]
+        for e in range(word_tests[nowrap(w)], word_tests[nowrap(w + 1)]):
+            alive &= test_pass[nowrap(3 * e + owner_rel[nowrap(test_cell[nowrap(e)])])]
             if alive == 0:
                 break
         if alive == 0:
             continue
-        for e in range(word_feats[w], word_feats[w + 1]):
-            if (alive & feat_mask[e]) != 0:
-                g = feat_index[e]
+        for e in range(word_feats[nowrap(w)], word_feats[nowrap(w + 1)]):
+            if (alive & feat_mask[nowrap(e)]) != 0:
+                g = feat_index[nowrap(e)]
                 if g != last:
-                    out[count] = g
+                    out[nowrap(count)] = g
                     count += 1
                     last = g
     return count
@@ -299,11 +299,11 @@ def _board_words(cells, owner_rel, board_bits):
         friend = ZERO
         enemy = ZERO
         for c in range(64 * j, min(64 * j + 64, cells)):
-            v = owner_rel[c]
+            v = owner_rel[nowrap(c)]
             friend |= np.uint64(v == 1) << np.uint64(c - 64 * j)
             enemy |= np.uint64(v == 2) << np.uint64(c - 64 * j)
-        board_bits[2 * j] = friend
-        board_bits[2 * j + 1] = enemy
+        board_bits[nowrap(2 * j)] = friend
+        board_bits[nowrap(2 * j + 1)] = enemy
 
 
 @inline_jit
@@ -323,7 +323,7 @@ def _theta_bank(theta, simple_features, bank_theta, bank_tables, bank_state, cac
     for k in range(banks):
         same = True
         for i in range(features):
-            if bank_theta[k, i] != theta[i]:
+            if bank_theta[k, i] != theta[nowrap(i)]:
                 same = False
                 break
         if same:
@@ -331,36 +331,36 @@ def _theta_bank(theta, simple_features, bank_theta, bank_tables, bank_state, cac
     k = bank_state[0]
     bank_state[0] = (k + 1) % banks
     bank_state[1] += 1
-    bank_state[2 + k] = _epoch_key(bank_state[1])
+    bank_state[nowrap(2 + k)] = _epoch_key(bank_state[1])
     for i in range(features):
-        bank_theta[k, i] = theta[i]
+        bank_theta[k, i] = theta[nowrap(i)]
     n_simple = simple_features.shape[0]
     base = k * 2048
     for byte in range(8):
         row = base + 256 * byte
-        bank_tables[row] = 0.0
+        bank_tables[nowrap(row)] = 0.0
         for x in range(1, 256):
             low = 0
             while ((x >> low) & 1) == 0:
                 low += 1
             j = 8 * byte + low
-            bank_tables[row + x] = bank_tables[row + (x & (x - 1))] + (theta[simple_features[j]] if j < n_simple
-                                                                      else 0.0)
+            bit_weight = theta[nowrap(simple_features[nowrap(j)])] if j < n_simple else 0.0
+            bank_tables[nowrap(row + x)] = bank_tables[nowrap(row + (x & (x - 1)))] + bit_weight
     return k
 
 
 @inline_jit
 def _simple_sum(sb, key_cell, simple_offsets, simple_cells, simple_masks, simple_zero, bank_tables, table_base,
                 owner_rel):
-    v0 = owner_rel[key_cell]
-    bits = simple_zero[3 * sb + v0]
-    for e in range(simple_offsets[sb], simple_offsets[sb + 1]):
-        bits |= simple_masks[9 * e + 3 * owner_rel[simple_cells[e]] + v0]
+    v0 = owner_rel[nowrap(key_cell)]
+    bits = simple_zero[nowrap(3 * sb + v0)]
+    for e in range(simple_offsets[nowrap(sb)], simple_offsets[nowrap(sb + 1)]):
+        bits |= simple_masks[nowrap(9 * e + 3 * owner_rel[nowrap(simple_cells[nowrap(e)])] + v0)]
     total = 0.0
     byte = 0
     mask = np.uint64(255)
     while bits != 0:
-        total += bank_tables[table_base + 256 * byte + np.int64(bits & mask)]
+        total += bank_tables[nowrap(table_base + 256 * byte + np.int64(bits & mask))]
         bits >>= np.uint64(8)
         byte += 1
     return total
@@ -375,25 +375,25 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
     cache when the bucket is large enough.  The cache holds the whole sum (no simple sum on a hit) when the bucket
     is *whole* (board words, and its simple features test no cell outside its rest footprint and move cell: a key
     of more cells would recur less), else the rest sum."""
-    words = rest_bucket_words[b + 1] - rest_bucket_words[b]
+    words = rest_bucket_words[nowrap(b + 1)] - rest_bucket_words[nowrap(b)]
     cached = words > 0 and cache_base >= 0 and \
-        words * (rest_foot_offsets[b + 1] - rest_foot_offsets[b]) >= CACHE_MIN_TESTS
+        words * (rest_foot_offsets[nowrap(b + 1)] - rest_foot_offsets[nowrap(b)]) >= CACHE_MIN_TESTS
     board_words = rest_foot_masks.shape[0] // salt.shape[0]
     slot = np.int64(0)
     h = ZERO
     hit = False
-    whole = rest_foot_words[3 * b + 2] != 0
+    whole = rest_foot_words[nowrap(3 * b + 2)] != 0
     if cached and board_words > 0:
-        h = salt[b] ^ epoch
-        for j in range(rest_foot_words[3 * b], rest_foot_words[3 * b + 1]):
-            mask = rest_foot_masks[board_words * b + j]
-            h = _mix64(h ^ (board_bits[2 * j] & mask))
-            h = _mix64(h ^ (board_bits[2 * j + 1] & mask))
+        h = salt[nowrap(b)] ^ epoch
+        for j in range(rest_foot_words[nowrap(3 * b)], rest_foot_words[nowrap(3 * b + 1)]):
+            mask = rest_foot_masks[nowrap(board_words * b + j)]
+            h = _mix64(h ^ (board_bits[nowrap(2 * j)] & mask))
+            h = _mix64(h ^ (board_bits[nowrap(2 * j + 1)] & mask))
         h |= ONE
         slot = cache_base + 2 * np.int64(h & cache_mask)  # key and value side by side
-        hit = cache_keys[slot] == h
+        hit = cache_keys[nowrap(slot)] == h
         if hit and whole:
-            return cache_vals[slot + 1]
+            return cache_vals[nowrap(slot + 1)]
     total = 0.0
     if b < 2 * cells:
         total = _simple_sum(b, b if b < cells else b - cells, simple_offsets, simple_cells, simple_masks,
@@ -406,23 +406,23 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
     if board_words > 0 and whole:
         value = total + _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
                                            rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
-        cache_keys[slot] = h
-        cache_vals[slot + 1] = value
+        cache_keys[nowrap(slot)] = h
+        cache_vals[nowrap(slot + 1)] = value
         return value
     if board_words == 0:  # a larger board: the rest footprint's Zobrist key
-        h = salt[b] ^ epoch
-        for k in range(rest_foot_offsets[b], rest_foot_offsets[b + 1]):
-            c = rest_foot_cells[k]
-            h ^= zobrist[3 * c + owner_rel[c]]
+        h = salt[nowrap(b)] ^ epoch
+        for k in range(rest_foot_offsets[nowrap(b)], rest_foot_offsets[nowrap(b + 1)]):
+            c = rest_foot_cells[nowrap(k)]
+            h ^= zobrist[nowrap(3 * c + owner_rel[nowrap(c)])]
         h |= ONE
         slot = cache_base + 2 * np.int64(h & cache_mask)
-        hit = cache_keys[slot] == h
+        hit = cache_keys[nowrap(slot)] == h
     if hit:
-        return total + cache_vals[slot + 1]
+        return total + cache_vals[nowrap(slot + 1)]
     value = _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
                                rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
-    cache_keys[slot] = h
-    cache_vals[slot + 1] = value
+    cache_keys[nowrap(slot)] = h
+    cache_vals[nowrap(slot + 1)] = value
     return total + value
 
 
@@ -446,7 +446,7 @@ def move_logits(
     table_base = bank * 2048
     cache_base = -1
     cache_mask = np.uint64(0)
-    epoch = np.uint64(bank_state[2 + bank])
+    epoch = np.uint64(bank_state[nowrap(2 + bank)])
     if cache_keys.shape[0] > 0:
         size = cache_keys.shape[0] // bank_theta.shape[0]
         cache_base = bank * size
@@ -454,14 +454,14 @@ def move_logits(
         if board_bits.shape[0] > 0:
             _board_words(cells, owner_rel, board_bits)
     for i in range(n):  # pass 1: destination buckets
-        t = moves_to[i]
+        t = moves_to[nowrap(i)]
         value = 0.0
         if t >= 0:
             found = False
             j = i - 1
             while j >= 0 and j >= i - TO_REUSE_WINDOW:
-                if moves_to[j] == t:
-                    value = out_logits[j]
+                if moves_to[nowrap(j)] == t:
+                    value = out_logits[nowrap(j)]
                     found = True
                     break
                 j -= 1
@@ -471,11 +471,11 @@ def move_logits(
                                       rest_foot_offsets, rest_foot_cells, simple_offsets, simple_cells, simple_masks,
                                       simple_zero, zobrist, salt, bank_tables, table_base, cache_keys, cache_vals,
                                       cache_base, cache_mask, epoch, theta, owner_rel)
-        out_logits[i] = value
+        out_logits[nowrap(i)] = value
     prev_from = -1
     from_sum = 0.0
     for i in range(n):  # pass 2: origin and origin-destination buckets
-        f = moves_from[i]
+        f = moves_from[nowrap(i)]
         if f < 0:
             continue
         if f != prev_from:
@@ -487,7 +487,7 @@ def move_logits(
                                      owner_rel)
             prev_from = f
         total = from_sum
-        t = moves_to[i]
+        t = moves_to[nowrap(i)]
         if has_ft and t >= 0:
             total += _bucket_value(2 * cells + f * cells + t, cells, rest_bucket_words, rest_word_init,
                                    rest_word_tests, rest_bit_feature, rest_test_pass, rest_foot_masks,
@@ -495,7 +495,7 @@ def move_logits(
                                    simple_offsets, simple_cells, simple_masks, simple_zero, zobrist, salt,
                                    bank_tables, table_base, cache_keys, cache_vals, cache_base, cache_mask, epoch, theta,
                                    owner_rel)
-        out_logits[i] += total
+        out_logits[nowrap(i)] += total
 
 
 @noalloc_jit
@@ -507,7 +507,7 @@ def clear_cache(
         cache_vals):
     """Forget both banks (tables and cache are rebuilt on the next call; never needed for correctness)."""
     for s in range(cache_keys.shape[0]):
-        cache_keys[s] = 0
+        cache_keys[nowrap(s)] = 0
     for k in range(bank_theta.shape[0]):
         for i in range(bank_theta.shape[1]):
             bank_theta[k, i] = np.nan
@@ -530,15 +530,15 @@ def active_instance_ids(
         b = b_to if k == 0 else (b_from if k == 1 else b_ft)
         if b < 0:
             continue
-        for w in range(bucket_words[b], bucket_words[b + 1]):
-            alive = word_init[w]
-            for e in range(word_tests[w], word_tests[w + 1]):
-                alive &= test_pass[3 * e + owner_rel[test_cell[e]]]
+        for w in range(bucket_words[nowrap(b)], bucket_words[nowrap(b + 1)]):
+            alive = word_init[nowrap(w)]
+            for e in range(word_tests[nowrap(w)], word_tests[nowrap(w + 1)]):
+                alive &= test_pass[nowrap(3 * e + owner_rel[nowrap(test_cell[nowrap(e)])])]
             if alive == 0:
                 continue
             for bit in range(64):
                 if ((alive >> np.uint64(bit)) & one) != 0:
-                    out[count] = word_inst[64 * w + bit]
+                    out[nowrap(count)] = word_inst[nowrap(64 * w + bit)]
                     count += 1
     return count
 
@@ -547,12 +547,12 @@ def active_instance_ids(
 def _sort_range(values, lo, hi):
     """Insertion sort of ``values[lo:hi]`` (rows are short)."""
     for i in range(lo + 1, hi):
-        v = values[i]
+        v = values[nowrap(i)]
         j = i - 1
-        while j >= lo and values[j] > v:
-            values[j + 1] = values[j]
+        while j >= lo and values[nowrap(j)] > v:
+            values[nowrap(j + 1)] = values[nowrap(j)]
             j -= 1
-        values[j + 1] = v
+        values[nowrap(j + 1)] = v
 
 
 @noalloc_jit
@@ -572,8 +572,8 @@ def active_feature_rows(
     indptr[0] = 0
     room = indices.shape[0]
     for i in range(n):
-        f = moves_from[i]
-        t = moves_to[i]
+        f = moves_from[nowrap(i)]
+        t = moves_to[nowrap(i)]
         start = count
         for k in range(3):
             b = -1
@@ -590,5 +590,5 @@ def active_feature_rows(
             count = _bucket_features(b, bucket_words, word_init, word_tests, test_cell, test_pass, word_feats,
                                      feat_index, feat_mask, owner_rel, indices, count)
         _sort_range(indices, start, count)
-        indptr[i + 1] = count
+        indptr[nowrap(i + 1)] = count
     return count

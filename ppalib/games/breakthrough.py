@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 from .._rng import index_of_u64, random_index, xoshiro_step
 from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING,
@@ -136,15 +136,15 @@ def make_spec(size: int, variant: int, ggp_rules: int = 0) -> np.ndarray:
 
 @noalloc_jit
 def _zkey(spec, cell, piece):
-    return spec[spec[S_ZOBRIST] + 3 * cell + piece]
+    return spec[nowrap(spec[S_ZOBRIST] + 3 * cell + piece)]
 
 
 @noalloc_jit
 def _destination(spec, player, move):
     """The cell the legal ``move`` of ``player`` lands on: its from-cell plus its direction's cell offset."""
     t = spec[S_TABLES]
-    shift = spec[t + T_SHIFT]
-    return (move >> shift) + spec[t + T_STEPS + 2 * (MAX_DIRECTIONS * player + (move & ((1 << shift) - 1)))]
+    shift = spec[nowrap(t + T_SHIFT)]
+    return (move >> shift) + spec[nowrap(t + T_STEPS + 2 * (MAX_DIRECTIONS * player + (move & ((1 << shift) - 1))))]
 
 
 @njit(cache=True)
@@ -157,9 +157,9 @@ def init_state(spec):
     for cell in range(n * n):
         r = cell // n
         if r < 2:
-            state[H_BOARD + cell] = 1
+            state[nowrap(H_BOARD + cell)] = 1
         elif r >= n - 2:
-            state[H_BOARD + cell] = 2
+            state[nowrap(H_BOARD + cell)] = 2
     refresh(spec, state)
     return state
 
@@ -170,21 +170,21 @@ def refresh(spec, state):
     by hand (tests, diagrams).  Player to move and result are left as they are."""
     n = spec[S_SIZE]
     cells = n * n
-    bitboard = spec[spec[S_TABLES] + T_BITBOARD] != 0
+    bitboard = spec[nowrap(spec[S_TABLES] + T_BITBOARD)] != 0
     if bitboard:
-        state[H_BOARD + cells] = 0
-        state[H_BOARD + cells + 1] = 0
+        state[nowrap(H_BOARD + cells)] = 0
+        state[nowrap(H_BOARD + cells + 1)] = 0
     state[H_COUNT0] = 0
     state[H_COUNT0 + 1] = 0
     h = np.int64(0)
     for cell in range(cells):
-        piece = state[H_BOARD + cell]
+        piece = state[nowrap(H_BOARD + cell)]
         if piece != EMPTY:
-            state[H_COUNT0 + piece - 1] += 1
+            state[nowrap(H_COUNT0 + piece - 1)] += 1
             h ^= _zkey(spec, cell, piece)
             if bitboard:
                 slot = H_BOARD + cells + piece - 1
-                state[slot] = np.int64(np.uint64(state[slot]) | (ONE << np.uint64(cell)))
+                state[nowrap(slot)] = np.int64(np.uint64(state[nowrap(slot)]) | (ONE << np.uint64(cell)))
     if state[H_TO_MOVE] == 1:
         h ^= spec[S_SIDE_KEY]
     state[H_HASH] = h
@@ -199,10 +199,13 @@ def _movers(spec, state, player):
     """
     cells = spec[S_CELLS]
     slot = spec[S_TABLES] + T_STEPS + 2 * MAX_DIRECTIONS * player
-    return _direction_sets(np.uint64(state[H_BOARD + cells + player]),
-                           np.uint64(state[H_BOARD + cells + 1 - player]), (spec[S_VARIANT] & VARIANT_KNIGHT) != 0,
-                           spec[slot], np.uint64(spec[slot + 1]), spec[slot + 2], np.uint64(spec[slot + 3]),
-                           spec[slot + 4], np.uint64(spec[slot + 5]), spec[slot + 6], np.uint64(spec[slot + 7]))
+    return _direction_sets(np.uint64(state[nowrap(H_BOARD + cells + player)]),
+                           np.uint64(state[nowrap(H_BOARD + cells + 1 - player)]),
+                           (spec[S_VARIANT] & VARIANT_KNIGHT) != 0,
+                           spec[nowrap(slot)], np.uint64(spec[nowrap(slot + 1)]),
+                           spec[nowrap(slot + 2)], np.uint64(spec[nowrap(slot + 3)]),
+                           spec[nowrap(slot + 4)], np.uint64(spec[nowrap(slot + 5)]),
+                           spec[nowrap(slot + 6)], np.uint64(spec[nowrap(slot + 7)]))
 
 
 @noalloc_jit
@@ -246,16 +249,16 @@ def _movers_ggp(spec, state, player):
     Breakthrough and Knightthrough 8x8, 6 interleaved rounds, medians 0.93-0.99), the playouts' hot loop.
     """
     cells = spec[S_CELLS]
-    own = np.uint64(state[H_BOARD + cells + player])
-    enemy = np.uint64(state[H_BOARD + cells + 1 - player])
+    own = np.uint64(state[nowrap(H_BOARD + cells + player)])
+    enemy = np.uint64(state[nowrap(H_BOARD + cells + 1 - player)])
     both = own | enemy
     slot = spec[S_TABLES] + T_STEPS + 2 * MAX_DIRECTIONS * player
-    m0 = own & np.uint64(spec[slot + 1]) & ~_shift(both, spec[slot])
-    m1 = own & np.uint64(spec[slot + 3]) & ~_shift(both, spec[slot + 2])
-    m2 = own & np.uint64(spec[slot + 5]) & ~_shift(both, spec[slot + 4])
-    m3 = own & np.uint64(spec[slot + 7]) & ~_shift(both, spec[slot + 6])
-    m4 = own & np.uint64(spec[slot + 9]) & _shift(enemy, spec[slot + 8])
-    m5 = own & np.uint64(spec[slot + 11]) & _shift(enemy, spec[slot + 10])
+    m0 = own & np.uint64(spec[nowrap(slot + 1)]) & ~_shift(both, spec[nowrap(slot)])
+    m1 = own & np.uint64(spec[nowrap(slot + 3)]) & ~_shift(both, spec[nowrap(slot + 2)])
+    m2 = own & np.uint64(spec[nowrap(slot + 5)]) & ~_shift(both, spec[nowrap(slot + 4)])
+    m3 = own & np.uint64(spec[nowrap(slot + 7)]) & ~_shift(both, spec[nowrap(slot + 6)])
+    m4 = own & np.uint64(spec[nowrap(slot + 9)]) & _shift(enemy, spec[nowrap(slot + 8)])
+    m5 = own & np.uint64(spec[nowrap(slot + 11)]) & _shift(enemy, spec[nowrap(slot + 10)])
     return m0, m1, m2, m3, m4, m5
 
 
@@ -281,7 +284,7 @@ def legal_moves(spec, state, out):
     """
     if state[H_WINNER] != ONGOING:
         return 0
-    if spec[spec[S_TABLES] + T_BITBOARD]:
+    if spec[nowrap(spec[S_TABLES] + T_BITBOARD)]:
         if spec[S_VARIANT] & VARIANT_GGP:
             return _legal_moves_bitboard_ggp(spec, state, out)
         return _legal_moves_bitboard(spec, state, out)
@@ -300,13 +303,13 @@ def _legal_moves_bitboard(spec, state, out):
         move = 4 * cell
         # Branch-free: write each direction's move, keep it only if that direction's bit is set (out has room:
         # at most 4 moves per piece and 4 n pieces, far below spec[S_MAX_MOVES]).
-        out[count] = move
+        out[nowrap(count)] = move
         count += np.int64((m0 >> bit) & ONE)
-        out[count] = move + 1
+        out[nowrap(count)] = move + 1
         count += np.int64((m1 >> bit) & ONE)
-        out[count] = move + 2
+        out[nowrap(count)] = move + 2
         count += np.int64((m2 >> bit) & ONE)
-        out[count] = move + 3
+        out[nowrap(count)] = move + 3
         count += np.int64((m3 >> bit) & ONE)
         rest &= rest - ONE
     if count == 0:
@@ -324,17 +327,17 @@ def _legal_moves_bitboard_ggp(spec, state, out):
         cell = lowest_cell(rest)
         bit = np.uint64(cell)
         move = 8 * cell
-        out[count] = move
+        out[nowrap(count)] = move
         count += np.int64((m0 >> bit) & ONE)
-        out[count] = move + 1
+        out[nowrap(count)] = move + 1
         count += np.int64((m1 >> bit) & ONE)
-        out[count] = move + 2
+        out[nowrap(count)] = move + 2
         count += np.int64((m2 >> bit) & ONE)
-        out[count] = move + 3
+        out[nowrap(count)] = move + 3
         count += np.int64((m3 >> bit) & ONE)
-        out[count] = move + 4
+        out[nowrap(count)] = move + 4
         count += np.int64((m4 >> bit) & ONE)
-        out[count] = move + 5
+        out[nowrap(count)] = move + 5
         count += np.int64((m5 >> bit) & ONE)
         rest &= rest - ONE
     if count == 0:
@@ -352,27 +355,27 @@ def _legal_moves_scan(spec, state, out):
     ggp = (spec[S_VARIANT] & VARIANT_GGP) != 0
     ndirs = 6 if ggp else 4 if knight else 3
     t = spec[S_TABLES]
-    shift = spec[t + T_SHIFT]
+    shift = spec[nowrap(t + T_SHIFT)]
     forward = 1 if player == 0 else -1
     count = 0
     for r in range(n):  # rows and columns, not divisions: this loop is the playouts' hot spot
         for c in range(n):
             cell = r * n + c
-            if state[H_BOARD + cell] != own:
+            if state[nowrap(H_BOARD + cell)] != own:
                 continue
             for d in range(ndirs):
-                rr = r + forward * spec[t + 2 * d]
-                cc = c + spec[t + 2 * d + 1]
+                rr = r + forward * spec[nowrap(t + 2 * d)]
+                cc = c + spec[nowrap(t + 2 * d + 1)]
                 if rr < 0 or rr >= n or cc < 0 or cc >= n:
                     continue
-                occupant = state[H_BOARD + rr * n + cc]
+                occupant = state[nowrap(H_BOARD + rr * n + cc)]
                 if occupant == own:
                     continue
                 if not knight and d == 1 and occupant != EMPTY:
                     continue  # pawns never capture straight ahead
                 if ggp and (occupant == EMPTY) != (d < 4):
                     continue  # ggp_rules: jumps onto empty cells only, the diagonal steps only capture
-                out[count] = (cell << shift) + d
+                out[nowrap(count)] = (cell << shift) + d
                 count += 1
     if count == 0:
         _no_move(spec, state, player)
@@ -387,22 +390,22 @@ def play(spec, state, move):
     t = spec[S_TABLES]
     player = state[H_TO_MOVE]
     own = player + 1
-    cell = move >> spec[t + T_SHIFT]
+    cell = move >> spec[nowrap(t + T_SHIFT)]
     to = _destination(spec, player, move)
-    occupant = state[H_BOARD + to]
+    occupant = state[nowrap(H_BOARD + to)]
     h = state[H_HASH] ^ _zkey(spec, cell, own) ^ _zkey(spec, to, own)
     if occupant != EMPTY:
         h ^= _zkey(spec, to, occupant)
-        state[H_COUNT0 + 1 - player] -= 1
-    state[H_BOARD + cell] = EMPTY
-    state[H_BOARD + to] = own
-    if spec[t + T_BITBOARD]:
+        state[nowrap(H_COUNT0 + 1 - player)] -= 1
+    state[nowrap(H_BOARD + cell)] = EMPTY
+    state[nowrap(H_BOARD + to)] = own
+    if spec[nowrap(t + T_BITBOARD)]:
         to_bit = ONE << np.uint64(to)
         mine = H_BOARD + cells + player
-        state[mine] = np.int64((np.uint64(state[mine]) & ~(ONE << np.uint64(cell))) | to_bit)
+        state[nowrap(mine)] = np.int64((np.uint64(state[nowrap(mine)]) & ~(ONE << np.uint64(cell))) | to_bit)
         if occupant != EMPTY:
             theirs = H_BOARD + cells + 1 - player
-            state[theirs] = np.int64(np.uint64(state[theirs]) & ~to_bit)
+            state[nowrap(theirs)] = np.int64(np.uint64(state[nowrap(theirs)]) & ~to_bit)
     state[H_HASH] = h ^ spec[S_SIDE_KEY]
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] += 1
@@ -418,19 +421,19 @@ def play_playout(spec, state, move):
     and the playout's end read (the board array, piece counts and hash go stale; about a quarter of a random
     Breakthrough playout's time, measured); the scan engine (> 64 cells) plays ``play``."""
     t = spec[S_TABLES]
-    if not spec[t + T_BITBOARD]:
+    if not spec[nowrap(t + T_BITBOARD)]:
         play(spec, state, move)
         return
     n = spec[S_SIZE]
     cells = spec[S_CELLS]
     player = state[H_TO_MOVE]
-    cell = move >> spec[t + T_SHIFT]
+    cell = move >> spec[nowrap(t + T_SHIFT)]
     to = _destination(spec, player, move)
     to_bit = ONE << np.uint64(to)
     mine = H_BOARD + cells + player
     theirs = H_BOARD + cells + 1 - player
-    state[mine] = np.int64((np.uint64(state[mine]) & ~(ONE << np.uint64(cell))) | to_bit)
-    state[theirs] = np.int64(np.uint64(state[theirs]) & ~to_bit)  # a capture, if the enemy stood there
+    state[nowrap(mine)] = np.int64((np.uint64(state[nowrap(mine)]) & ~(ONE << np.uint64(cell))) | to_bit)
+    state[nowrap(theirs)] = np.int64(np.uint64(state[nowrap(theirs)]) & ~to_bit)  # a capture, if the enemy stood there
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] += 1
     if (to >= cells - n) if player == 0 else (to < n):  # the far row
@@ -446,7 +449,7 @@ def move_code(spec, state, move, with_context):
     if not with_context:
         return code
     to = _destination(spec, player, move)
-    capture = 1 if state[H_BOARD + to] != EMPTY else 0
+    capture = 1 if state[nowrap(H_BOARD + to)] != EMPTY else 0
     return 2 * code + capture
 
 
@@ -459,7 +462,7 @@ def random_move(spec, state, rng, out):
     """
     if state[H_WINNER] != ONGOING:
         return -1
-    if not spec[spec[S_TABLES] + T_BITBOARD]:
+    if not spec[nowrap(spec[S_TABLES] + T_BITBOARD)]:
         return uniform_pick(rng, out, _legal_moves_scan(spec, state, out))
     player = state[H_TO_MOVE]
     if spec[S_VARIANT] & VARIANT_GGP:
@@ -487,7 +490,7 @@ def play_random_playout(spec, state, rng, out):
     random playouts/s went 506k-510k -> 933k-941k (Knightthrough 897k-926k -> 1.62M; ``python -m ppalib bench``,
     three interleaved rounds, ``data/bench/uct_register_playout_2026-11-27_ab.txt``)."""
     t = spec[S_TABLES]
-    if state[H_WINNER] != ONGOING or not spec[t + T_BITBOARD] or spec[S_VARIANT] & VARIANT_GGP:
+    if state[H_WINNER] != ONGOING or not spec[nowrap(t + T_BITBOARD)] or spec[S_VARIANT] & VARIANT_GGP:
         plies = 0
         move = random_move(spec, state, rng, out)
         while move >= 0:
@@ -501,17 +504,17 @@ def play_random_playout(spec, state, rng, out):
     cap = spec[S_PLY_CAP]
     player = state[H_TO_MOVE]
     ply = state[H_PLY]
-    own = np.uint64(state[H_BOARD + cells + player])
-    enemy = np.uint64(state[H_BOARD + cells + 1 - player])
+    own = np.uint64(state[nowrap(H_BOARD + cells + player)])
+    enemy = np.uint64(state[nowrap(H_BOARD + cells + 1 - player)])
     # The mover's (step, mask) pairs and the other side's, swapped after each ply.
     a = t + T_STEPS + 2 * MAX_DIRECTIONS * player
     b = t + T_STEPS + 2 * MAX_DIRECTIONS * (1 - player)
-    step0, step1, step2, step3 = spec[a], spec[a + 2], spec[a + 4], spec[a + 6]
-    mask0, mask1, mask2, mask3 = (np.uint64(spec[a + 1]), np.uint64(spec[a + 3]), np.uint64(spec[a + 5]),
-                                  np.uint64(spec[a + 7]))
-    next0, next1, next2, next3 = spec[b], spec[b + 2], spec[b + 4], spec[b + 6]
-    next_mask0, next_mask1, next_mask2, next_mask3 = (np.uint64(spec[b + 1]), np.uint64(spec[b + 3]),
-                                                      np.uint64(spec[b + 5]), np.uint64(spec[b + 7]))
+    step0, step1, step2, step3 = spec[nowrap(a)], spec[nowrap(a + 2)], spec[nowrap(a + 4)], spec[nowrap(a + 6)]
+    mask0, mask1, mask2, mask3 = (np.uint64(spec[nowrap(a + 1)]), np.uint64(spec[nowrap(a + 3)]),
+                                  np.uint64(spec[nowrap(a + 5)]), np.uint64(spec[nowrap(a + 7)]))
+    next0, next1, next2, next3 = spec[nowrap(b)], spec[nowrap(b + 2)], spec[nowrap(b + 4)], spec[nowrap(b + 6)]
+    next_mask0, next_mask1, next_mask2, next_mask3 = (np.uint64(spec[nowrap(b + 1)]), np.uint64(spec[nowrap(b + 3)]),
+                                                      np.uint64(spec[nowrap(b + 5)]), np.uint64(spec[nowrap(b + 7)]))
     # The far row: cells >= cells - n for player 0, cells < n for player 1 (as a range [low, high)).
     low, high = (cells - n, cells) if player == 0 else (0, n)
     next_low, next_high = (0, n) if player == 0 else (cells - n, cells)
@@ -550,8 +553,8 @@ def play_random_playout(spec, state, rng, out):
             next_mask0, next_mask1, next_mask2, next_mask3, mask0, mask1, mask2, mask3)
         low, high, next_low, next_high = next_low, next_high, low, high
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
-    state[H_BOARD + cells + player] = np.int64(own)
-    state[H_BOARD + cells + 1 - player] = np.int64(enemy)
+    state[nowrap(H_BOARD + cells + player)] = np.int64(own)
+    state[nowrap(H_BOARD + cells + 1 - player)] = np.int64(enemy)
     state[H_TO_MOVE] = player
     state[H_PLY] = ply
     finish(spec, state, winner)  # the misere variants invert it (a draw stays one)
@@ -617,13 +620,13 @@ def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
 @noalloc_jit
 def cell_owner(spec, state, cell):
     """0 or 1 for the player whose piece is on ``cell``, -1 when it is empty."""
-    return state[H_BOARD + cell] - 1
+    return state[nowrap(H_BOARD + cell)] - 1
 
 
 @noalloc_jit
 def move_from(spec, state, move):
     """The cell the piece of ``move`` leaves."""
-    return move >> spec[spec[S_TABLES] + T_SHIFT]
+    return move >> spec[nowrap(spec[S_TABLES] + T_SHIFT)]
 
 
 @noalloc_jit

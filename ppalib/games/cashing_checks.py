@@ -49,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
                       S_TABLES, S_VARIANT, S_ZOBRIST, SPEC_HEADER, uniform_pick)
@@ -139,13 +139,13 @@ def _make_sum_spec(blind: int, turns: int, komi: int | None, stale: int | None) 
 @noalloc_jit
 def _turns(spec):
     """Plies of the match (the sum game: of both parts)."""
-    return spec[spec[S_TABLES]]
+    return spec[nowrap(spec[S_TABLES])]
 
 
 @noalloc_jit
 def _blind_checks(spec):
     """The sum game: the number of checks of its Blind part (moves below it take Blind checks)."""
-    return spec[spec[S_TABLES] + 3]
+    return spec[nowrap(spec[S_TABLES] + 3)]
 
 
 @noalloc_jit
@@ -162,7 +162,7 @@ def sum_part_turn(ply):
 
 @noalloc_jit
 def _sum_key(spec, player, total):
-    return spec[spec[S_ZOBRIST] + spec[S_SIZE] + player * (spec[spec[S_TABLES] + 2] + 1) + total]
+    return spec[nowrap(spec[S_ZOBRIST] + spec[S_SIZE] + player * (spec[nowrap(spec[S_TABLES] + 2)] + 1) + total)]
 
 
 @njit(cache=True)
@@ -216,8 +216,8 @@ def legal_moves(spec, state, out):
             low = _blind_checks(spec)
     count = 0
     for check in range(low, high):
-        if state[H_BOARD + check] == 0:
-            out[count] = check
+        if state[nowrap(H_BOARD + check)] == 0:
+            out[nowrap(count)] = check
             count += 1
     return count
 
@@ -226,17 +226,17 @@ def legal_moves(spec, state, out):
 def play(spec, state, move):
     player = state[H_TO_MOVE]
     turn = state[H_PLY] + 1
-    state[H_BOARD + move] = 1 + player
-    old = state[H_COUNT0 + player]
+    state[nowrap(H_BOARD + move)] = 1 + player
+    old = state[nowrap(H_COUNT0 + player)]
     new = old + move_worth(spec, move, turn - 1)
-    state[H_COUNT0 + player] = new
-    state[H_HASH] ^= (spec[spec[S_ZOBRIST] + move] ^ _sum_key(spec, player, old) ^ _sum_key(spec, player, new)
+    state[nowrap(H_COUNT0 + player)] = new
+    state[H_HASH] ^= (spec[nowrap(spec[S_ZOBRIST] + move)] ^ _sum_key(spec, player, old) ^ _sum_key(spec, player, new)
                       ^ spec[S_SIDE_KEY])
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] = turn
     if turn >= _turns(spec):
         left = state[H_COUNT0]
-        right = state[H_COUNT0 + 1] + spec[spec[S_TABLES] + 1]
+        right = state[H_COUNT0 + 1] + spec[nowrap(spec[S_TABLES] + 1)]
         state[H_WINNER] = 0 if left > right else (1 if right > left else DRAW)
 
 
@@ -301,7 +301,7 @@ def _solve(spec, mask, ply, diff, memo):
     """
     turns = _turns(spec)
     if ply == turns:
-        final = diff - spec[spec[S_TABLES] + 1]
+        final = diff - spec[nowrap(spec[S_TABLES] + 1)]
         value = 1 if final > 0 else (-1 if final < 0 else 0)
         return value if ply % 2 == 0 else -value
     key = (mask, diff)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 from .._rng import index_of_u64, random_index, xoshiro_step
 from ._bits import ONE, ZERO, nth_cell, popcount
 from ._cells import (neighbour_pattern, orthos_table, zobrist_keys)
@@ -81,7 +81,7 @@ def make_spec(size: int, variant: int = 0, rows: int = DEFAULT_ROWS) -> np.ndarr
 
 @noalloc_jit
 def _rows(spec):
-    return spec[spec[S_TABLES] + T_ROWS]
+    return spec[nowrap(spec[S_TABLES] + T_ROWS)]
 
 
 @noalloc_jit
@@ -112,18 +112,18 @@ def refresh(spec, state):
     rows = _rows(spec)
     cells = spec[S_CELLS]
     h = np.int64(0)
-    state[_bitboard(spec, 0)] = 0
-    state[_bitboard(spec, 1)] = 0
+    state[nowrap(_bitboard(spec, 0))] = 0
+    state[nowrap(_bitboard(spec, 1))] = 0
     for c in range(cols):
         height = 0
         for r in range(rows):
-            v = state[H_BOARD + r * cols + c]
+            v = state[nowrap(H_BOARD + r * cols + c)]
             if v != 0:
                 height = r + 1
-                h ^= spec[spec[S_ZOBRIST] + (v - 1) * cells + r * cols + c]
+                h ^= spec[nowrap(spec[S_ZOBRIST] + (v - 1) * cells + r * cols + c)]
                 slot = _bitboard(spec, v - 1)
-                state[slot] = np.int64(np.uint64(state[slot]) | (ONE << np.uint64(c * (rows + 1) + r)))
-        state[_heights(spec) + c] = height
+                state[nowrap(slot)] = np.int64(np.uint64(state[nowrap(slot)]) | (ONE << np.uint64(c * (rows + 1) + r)))
+        state[nowrap(_heights(spec) + c)] = height
     if state[H_TO_MOVE] == 1:
         h ^= spec[S_SIDE_KEY]
     state[H_HASH] = h
@@ -138,8 +138,8 @@ def legal_moves(spec, state, out):
     heights = _heights(spec)
     count = 0
     for c in range(spec[S_SIZE]):
-        out[count] = c
-        count += state[heights + c] < rows
+        out[nowrap(count)] = c
+        count += state[nowrap(heights + c)] < rows
     return count
 
 
@@ -160,14 +160,14 @@ def play(spec, state, move):
     cols = spec[S_SIZE]
     rows = _rows(spec)
     player = state[H_TO_MOVE]
-    r = state[_heights(spec) + move]
+    r = state[nowrap(_heights(spec) + move)]
     cell = r * cols + move
-    state[_heights(spec) + move] = r + 1
-    state[H_BOARD + cell] = player + 1
+    state[nowrap(_heights(spec) + move)] = r + 1
+    state[nowrap(H_BOARD + cell)] = player + 1
     slot = _bitboard(spec, player)
-    bits = np.uint64(state[slot]) | (ONE << np.uint64(move * (rows + 1) + r))
-    state[slot] = np.int64(bits)
-    state[H_HASH] ^= spec[spec[S_ZOBRIST] + player * spec[S_CELLS] + cell] ^ spec[S_SIDE_KEY]
+    bits = np.uint64(state[nowrap(slot)]) | (ONE << np.uint64(move * (rows + 1) + r))
+    state[nowrap(slot)] = np.int64(bits)
+    state[H_HASH] ^= spec[nowrap(spec[S_ZOBRIST] + player * spec[S_CELLS] + cell)] ^ spec[S_SIDE_KEY]
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] += 1
     if _four(bits, rows):
@@ -183,7 +183,7 @@ def random_move(spec, state, rng, out):
     """A uniformly random column that is not full, or -1 when the game is over."""
     if state[H_WINNER] != ONGOING:
         return -1
-    return out[random_index(rng, legal_moves(spec, state, out))]
+    return out[nowrap(random_index(rng, legal_moves(spec, state, out)))]
 
 
 @noalloc_jit
@@ -210,8 +210,8 @@ def play_random_playout(spec, state, rng, out):
     below_top = np.uint64(rows - 1)
     player = state[H_TO_MOVE]
     ply = state[H_PLY]
-    own = np.uint64(state[_bitboard(spec, player)])
-    enemy = np.uint64(state[_bitboard(spec, 1 - player)])
+    own = np.uint64(state[nowrap(_bitboard(spec, player))])
+    enemy = np.uint64(state[nowrap(_bitboard(spec, 1 - player))])
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     plies = 0
     winner = ONGOING
@@ -235,8 +235,8 @@ def play_random_playout(spec, state, rng, out):
         if winner != ONGOING:
             break
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
-    state[_bitboard(spec, player)] = np.int64(own)
-    state[_bitboard(spec, 1 - player)] = np.int64(enemy)
+    state[nowrap(_bitboard(spec, player))] = np.int64(own)
+    state[nowrap(_bitboard(spec, 1 - player))] = np.int64(enemy)
     state[H_TO_MOVE] = player
     state[H_PLY] = ply
     finish(spec, state, winner)  # (a draw stays one)
@@ -246,7 +246,7 @@ def play_random_playout(spec, state, rng, out):
 @noalloc_jit
 def move_to(spec, state, move):
     """The landing cell of the disc dropped into column ``move``."""
-    return state[_heights(spec) + move] * spec[S_SIZE] + move
+    return state[nowrap(_heights(spec) + move)] * spec[S_SIZE] + move
 
 
 @noalloc_jit
@@ -264,7 +264,7 @@ def move_code(spec, state, move, with_context):
 @noalloc_jit
 def cell_owner(spec, state, cell):
     """0 or 1 for a disc of that player on ``cell``, -1 for an empty cell."""
-    return state[H_BOARD + cell] - 1
+    return state[nowrap(H_BOARD + cell)] - 1
 
 
 @noalloc_jit

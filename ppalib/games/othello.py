@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, ZERO, lowest_cell, nth_cell, popcount
 from ._cells import (neighbour_pattern, orthos_table, zobrist_keys)
@@ -102,7 +102,7 @@ def make_spec(size: int, variant: int = 0) -> np.ndarray:
 
 @noalloc_jit
 def _bitboard_engine(spec):
-    return spec[spec[S_TABLES] + T_BITBOARD] != 0
+    return spec[nowrap(spec[S_TABLES] + T_BITBOARD)] != 0
 
 
 @njit(cache=True)
@@ -113,10 +113,10 @@ def init_state(spec):
     state[H_WINNER] = ONGOING
     state[H_KO] = -1
     low = n // 2 - 1
-    state[H_BOARD + low * n + low] = 1
-    state[H_BOARD + (low + 1) * n + low + 1] = 1
-    state[H_BOARD + low * n + low + 1] = 2
-    state[H_BOARD + (low + 1) * n + low] = 2
+    state[nowrap(H_BOARD + low * n + low)] = 1
+    state[nowrap(H_BOARD + (low + 1) * n + low + 1)] = 1
+    state[nowrap(H_BOARD + low * n + low + 1)] = 2
+    state[nowrap(H_BOARD + (low + 1) * n + low)] = 2
     refresh(spec, state)
     return state
 
@@ -131,17 +131,17 @@ def refresh(spec, state):
     state[H_COUNT0] = 0
     state[H_COUNT1] = 0
     for cell in range(cells):
-        v = state[H_BOARD + cell]
+        v = state[nowrap(H_BOARD + cell)]
         if v != 0:
-            h ^= spec[spec[S_ZOBRIST] + (v - 1) * cells + cell]
-            state[H_COUNT0 + v - 1] += 1
+            h ^= spec[nowrap(spec[S_ZOBRIST] + (v - 1) * cells + cell)]
+            state[nowrap(H_COUNT0 + v - 1)] += 1
             if cells <= 64:
                 if v == 1:
                     b0 |= ONE << np.uint64(cell)
                 else:
                     b1 |= ONE << np.uint64(cell)
-    state[H_BOARD + cells] = np.int64(b0)
-    state[H_BOARD + cells + 1] = np.int64(b1)
+    state[nowrap(H_BOARD + cells)] = np.int64(b0)
+    state[nowrap(H_BOARD + cells + 1)] = np.int64(b1)
     if state[H_TO_MOVE] == 1:
         h ^= spec[S_SIDE_KEY]
     state[H_HASH] = h
@@ -152,8 +152,8 @@ def refresh(spec, state):
 def _step(spec, bits, d):
     """``bits`` moved one cell in direction d (bits whose neighbour is off the board drop out)."""
     t = spec[S_TABLES] + T_SHIFTS + 2 * d
-    s = spec[t]
-    x = bits & np.uint64(spec[t + 1])
+    s = spec[nowrap(t)]
+    x = bits & np.uint64(spec[nowrap(t + 1)])
     if s > 0:
         return x << np.uint64(s)
     return x >> np.uint64(-s)
@@ -165,7 +165,7 @@ def _moves_bits(spec, own, opp):
     if spec[S_SIZE] == 8:
         return _moves8(own, opp)
     grow = spec[S_SIZE] - 3
-    empty = ~(own | opp) & np.uint64(spec[spec[S_TABLES] + T_MASK])
+    empty = ~(own | opp) & np.uint64(spec[nowrap(spec[S_TABLES] + T_MASK)])
     moves = ZERO
     for d in range(8):
         x = _step(spec, own, d) & opp
@@ -276,7 +276,7 @@ def _flips8(own, opp, bit):
 @noalloc_jit
 def _own_opp(spec, state, player):
     cells = spec[S_CELLS]
-    return np.uint64(state[H_BOARD + cells + player]), np.uint64(state[H_BOARD + cells + 1 - player])
+    return np.uint64(state[nowrap(H_BOARD + cells + player)]), np.uint64(state[nowrap(H_BOARD + cells + 1 - player)])
 
 
 # ---- cell-by-cell engine (any size) ------------------------------------------------------------------------------
@@ -285,13 +285,13 @@ def _brackets(spec, state, cell, d, own):
     """How many opponent discs a disc of ``own`` (1 or 2) on ``cell`` brackets in direction d (0 if none)."""
     n = spec[S_SIZE]
     t = spec[S_TABLES] + T_COMPASS + 2 * d
-    dr = spec[t]
-    dc = spec[t + 1]
+    dr = spec[nowrap(t)]
+    dc = spec[nowrap(t + 1)]
     r = cell // n + dr
     c = cell % n + dc
     count = 0
     while 0 <= r < n and 0 <= c < n:
-        v = state[H_BOARD + r * n + c]
+        v = state[nowrap(H_BOARD + r * n + c)]
         if v == own:
             return count
         if v == 0:
@@ -316,8 +316,8 @@ def _legal_scan(spec, state, player, out):
     """The legal placements of ``player`` by increasing cell (cell by cell)."""
     count = 0
     for cell in range(spec[S_CELLS]):
-        if state[H_BOARD + cell] == 0 and _legal_at(spec, state, cell, player + 1):
-            out[count] = cell
+        if state[nowrap(H_BOARD + cell)] == 0 and _legal_at(spec, state, cell, player + 1):
+            out[nowrap(count)] = cell
             count += 1
     return count
 
@@ -326,7 +326,7 @@ def _legal_scan(spec, state, player, out):
 def _any_move_scan(spec, state, player):
     """Whether ``player`` has a legal placement (cell by cell)."""
     for cell in range(spec[S_CELLS]):
-        if state[H_BOARD + cell] == 0 and _legal_at(spec, state, cell, player + 1):
+        if state[nowrap(H_BOARD + cell)] == 0 and _legal_at(spec, state, cell, player + 1):
             return True
     return False
 
@@ -359,7 +359,7 @@ def legal_moves(spec, state, out):
         moves = _moves_bits(spec, own, opp)
         count = 0
         while moves != ZERO:
-            out[count] = lowest_cell(moves)
+            out[nowrap(count)] = lowest_cell(moves)
             count += 1
             moves &= moves - ONE
         if count > 0:
@@ -385,7 +385,7 @@ def random_move(spec, state, rng, out):
         return -1
     if not _bitboard_engine(spec):
         count = legal_moves(spec, state, out)
-        return -1 if count == 0 else out[random_index(rng, count)]
+        return -1 if count == 0 else out[nowrap(random_index(rng, count))]
     own, opp = _own_opp(spec, state, state[H_TO_MOVE])
     moves = _moves_bits(spec, own, opp)
     if moves != ZERO:
@@ -401,8 +401,8 @@ def _flip(spec, state, cell, player):
     """Turn the disc on ``cell`` to ``player`` (board and hash)."""
     cells = spec[S_CELLS]
     z = spec[S_ZOBRIST]
-    state[H_BOARD + cell] = player + 1
-    state[H_HASH] ^= spec[z + cell] ^ spec[z + cells + cell]
+    state[nowrap(H_BOARD + cell)] = player + 1
+    state[H_HASH] ^= spec[nowrap(z + cell)] ^ spec[nowrap(z + cells + cell)]
 
 
 @noalloc_jit
@@ -412,15 +412,15 @@ def play(spec, state, move):
     player = state[H_TO_MOVE]
     if move != cells:
         own = player + 1
-        state[H_BOARD + move] = own
-        state[H_HASH] ^= spec[spec[S_ZOBRIST] + player * cells + move]
+        state[nowrap(H_BOARD + move)] = own
+        state[H_HASH] ^= spec[nowrap(spec[S_ZOBRIST] + player * cells + move)]
         flipped = 0
         if _bitboard_engine(spec):
             mine, theirs = _own_opp(spec, state, player)
             bit = ONE << np.uint64(move)
             flips = _flips_bits(spec, mine, theirs, bit)
-            state[H_BOARD + cells + player] = np.int64(mine | bit | flips)
-            state[H_BOARD + cells + 1 - player] = np.int64(theirs & ~flips)
+            state[nowrap(H_BOARD + cells + player)] = np.int64(mine | bit | flips)
+            state[nowrap(H_BOARD + cells + 1 - player)] = np.int64(theirs & ~flips)
             while flips != ZERO:
                 _flip(spec, state, lowest_cell(flips), player)
                 flipped += 1
@@ -430,12 +430,13 @@ def play(spec, state, move):
             for d in range(8):
                 k = _brackets(spec, state, move, d, own)
                 if k > 0:
-                    step = spec[spec[S_TABLES] + T_COMPASS + 2 * d] * n + spec[spec[S_TABLES] + T_COMPASS + 2 * d + 1]
+                    compass = spec[S_TABLES] + T_COMPASS + 2 * d
+                    step = spec[nowrap(compass)] * n + spec[nowrap(compass + 1)]
                     for i in range(1, k + 1):
                         _flip(spec, state, move + i * step, player)
                     flipped += k
-        state[H_COUNT0 + player] += 1 + flipped
-        state[H_COUNT0 + 1 - player] -= flipped
+        state[nowrap(H_COUNT0 + player)] += 1 + flipped
+        state[nowrap(H_COUNT0 + 1 - player)] -= flipped
     state[H_HASH] ^= spec[S_SIDE_KEY]
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] += 1
@@ -465,7 +466,7 @@ def move_code(spec, state, move, with_context):
 @noalloc_jit
 def cell_owner(spec, state, cell):
     """0 (Black) or 1 (White) for the disc on ``cell``, -1 for an empty cell."""
-    return state[H_BOARD + cell] - 1
+    return state[nowrap(H_BOARD + cell)] - 1
 
 
 @noalloc_jit

@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 from .._rng import random_index
 from ._bits import ONE, ZERO, lowest_cell, nth_cell, popcount
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
@@ -116,17 +116,17 @@ def make_spec(size: int, variant: int, pieces: int = DEFAULT_PIECES) -> np.ndarr
 
 @noalloc_jit
 def _zkey(spec, cell, player):
-    return spec[spec[S_ZOBRIST] + 2 * cell + player]
+    return spec[nowrap(spec[S_ZOBRIST] + 2 * cell + player)]
 
 
 @noalloc_jit
 def _neighbour(spec, cell, d):
-    return spec[spec[S_TABLES] + T_NEIGHBOURS + 8 * cell + d]
+    return spec[nowrap(spec[S_TABLES] + T_NEIGHBOURS + 8 * cell + d)]
 
 
 @noalloc_jit
 def _bits(state, player):
-    return np.uint64(state[H_BOARD + B_BITS + player])
+    return np.uint64(state[nowrap(H_BOARD + B_BITS + player)])
 
 
 @njit(cache=True)
@@ -142,12 +142,12 @@ def init_state(spec):
 @noalloc_jit
 def refresh(spec, state):
     """Recompute bitboards, pieces in hand (``H_COUNT0 + player``) and hash from the board (hand-built positions)."""
-    pieces = spec[spec[S_TABLES] + T_PIECES]
+    pieces = spec[nowrap(spec[S_TABLES] + T_PIECES)]
     b0 = np.uint64(0)
     b1 = np.uint64(0)
     h = np.int64(0)
     for cell in range(CELLS):
-        v = state[H_BOARD + cell]
+        v = state[nowrap(H_BOARD + cell)]
         if v == 1:
             b0 |= ONE << np.uint64(cell)
         elif v == 2:
@@ -183,7 +183,7 @@ _MASK = tuple(np.uint64(sum(1 << cell for cell in range(CELLS)
 def _steppers(spec, own, empty, d):
     """Bitboard of the pieces of ``own`` that can step in direction ``d`` (their neighbour there is on the board
     and in ``empty``)."""
-    return own & _MASK[d] & _back(empty, _STEP[d])
+    return own & _MASK[nowrap(d)] & _back(empty, _STEP[nowrap(d)])
 
 
 @noalloc_jit
@@ -203,15 +203,15 @@ def _steps(spec, state, player, out):
     sets = _step_sets(spec, state, player)
     movers = ZERO
     for d in range(8):
-        movers |= sets[d]
+        movers |= sets[nowrap(d)]
     count = 0
     while movers:
         cell = lowest_cell(movers)
         movers &= movers - ONE
         bit = np.uint64(cell)
         for d in range(8):
-            out[count] = STEP_BASE + 8 * cell + d
-            count += np.int64((sets[d] >> bit) & ONE)
+            out[nowrap(count)] = STEP_BASE + 8 * cell + d
+            count += np.int64((sets[nowrap(d)] >> bit) & ONE)
     return count
 
 
@@ -221,11 +221,11 @@ def legal_moves(spec, state, out):
     if state[H_WINNER] != ONGOING:
         return 0
     player = state[H_TO_MOVE]
-    if state[H_COUNT0 + player] > 0:  # placement: every empty cell
+    if state[nowrap(H_COUNT0 + player)] > 0:  # placement: every empty cell
         free = ~(_bits(state, 0) | _bits(state, 1)) & np.uint64(FULL)
         count = 0
         while free:
-            out[count] = lowest_cell(free)
+            out[nowrap(count)] = lowest_cell(free)
             count += 1
             free &= free - ONE
         return count
@@ -242,20 +242,20 @@ def random_move(spec, state, rng, out):
     if state[H_WINNER] != ONGOING:
         return -1
     player = state[H_TO_MOVE]
-    if state[H_COUNT0 + player] > 0:
+    if state[nowrap(H_COUNT0 + player)] > 0:
         free = ~(_bits(state, 0) | _bits(state, 1)) & np.uint64(FULL)
         return nth_cell(free, random_index(rng, popcount(free)))
     sets = _step_sets(spec, state, player)
     total = 0
     for d in range(8):
-        total += popcount(sets[d])
+        total += popcount(sets[nowrap(d)])
     if total == 0:
         return PASS
     i = random_index(rng, total)
     for d in range(8):
-        n = popcount(sets[d])
+        n = popcount(sets[nowrap(d)])
         if i < n:
-            return STEP_BASE + 8 * nth_cell(sets[d], i) + d
+            return STEP_BASE + 8 * nth_cell(sets[nowrap(d)], i) + d
         i -= n
     return -1
 
@@ -294,21 +294,21 @@ def play(spec, state, move):
     to = -1
     if move < STEP_BASE:
         to = move
-        state[H_COUNT0 + player] -= 1
+        state[nowrap(H_COUNT0 + player)] -= 1
     elif move < PASS:
         cell = (move - STEP_BASE) >> 3
         to = _neighbour(spec, cell, (move - STEP_BASE) & 7)
-        state[H_BOARD + cell] = 0
-        state[slot] = np.int64(np.uint64(state[slot]) & ~(ONE << np.uint64(cell)))
+        state[nowrap(H_BOARD + cell)] = 0
+        state[nowrap(slot)] = np.int64(np.uint64(state[nowrap(slot)]) & ~(ONE << np.uint64(cell)))
         h ^= _zkey(spec, cell, player)
     if to >= 0:
-        state[H_BOARD + to] = player + 1
-        state[slot] = np.int64(np.uint64(state[slot]) | (ONE << np.uint64(to)))
+        state[nowrap(H_BOARD + to)] = player + 1
+        state[nowrap(slot)] = np.int64(np.uint64(state[nowrap(slot)]) | (ONE << np.uint64(to)))
         h ^= _zkey(spec, to, player)
     state[H_HASH] = h
     state[H_TO_MOVE] = 1 - player
     state[H_PLY] += 1
-    if to >= 0 and has_win(np.uint64(state[slot])):
+    if to >= 0 and has_win(np.uint64(state[nowrap(slot)])):
         finish(spec, state, player)
     elif state[H_PLY] >= spec[S_MAX_PLIES]:
         finish(spec, state, DRAW)
@@ -353,7 +353,7 @@ def hash_from_scratch(spec: np.ndarray, state: np.ndarray) -> int:
 @noalloc_jit
 def cell_owner(spec, state, cell):
     """0 or 1 for the player whose piece is on ``cell``, -1 when it is empty."""
-    return state[H_BOARD + cell] - 1
+    return state[nowrap(H_BOARD + cell)] - 1
 
 
 @noalloc_jit

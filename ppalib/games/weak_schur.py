@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import noalloc_jit, nowrap
 from ._common import (H_BOARD, H_PLY, H_WINNER, ONGOING, S_CELLS, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES,
                       S_NUM_CONTEXT_CODES, S_SIZE, S_STATE_LEN, SPEC_HEADER)
 
@@ -49,7 +49,7 @@ def init_state(spec):
 def _fits(state, integer, part):
     """Whether ``integer`` can join ``part``: no x < y in the part with x + y == integer."""
     for x in range(1, (integer + 1) // 2):
-        if state[H_BOARD + x] == part and state[H_BOARD + integer - x] == part:
+        if state[nowrap(H_BOARD + x)] == part and state[nowrap(H_BOARD + integer - x)] == part:
             return False
     return True
 
@@ -63,7 +63,7 @@ def legal_moves(spec, state, out):
     if integer <= MAX_INTEGER:
         for part in range(spec[S_SIZE]):
             if _fits(state, integer, part):
-                out[count] = part
+                out[nowrap(count)] = part
                 count += 1
     if count == 0:
         state[H_WINNER] = 0  # over; the single player "wins" with the score reached
@@ -73,7 +73,7 @@ def legal_moves(spec, state, out):
 @noalloc_jit
 def play(spec, state, move):
     integer = state[H_PLY] + 1
-    state[H_BOARD + integer] = move
+    state[nowrap(H_BOARD + integer)] = move
     state[H_PLY] = integer
 
 

@@ -16,6 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
+from ppalib._noalloc import nowrap
 from ppalib._rng import weighted_index
 from ppalib.games._common import S_MAX_MOVES, S_MAX_PLIES
 from ppalib.games import contract as game  # <game-import>
@@ -31,11 +32,11 @@ def playout(spec, root, policy, rng, sequence):
     n = game.legal_moves(spec, state, moves)
     while n > 0:
         for j in range(n):
-            weights[j] = math.exp(policy[game.move_code(spec, state, moves[j], False)])
+            weights[nowrap(j)] = math.exp(policy[nowrap(game.move_code(spec, state, moves[nowrap(j)], False))])
         choice = weighted_index(rng, weights, n)
-        sequence[length] = moves[choice]
+        sequence[nowrap(length)] = moves[nowrap(choice)]
         length += 1
-        game.play(spec, state, moves[choice])
+        game.play(spec, state, moves[nowrap(choice)])
         n = game.legal_moves(spec, state, moves)
     return game.score(spec, state), length
 
@@ -48,14 +49,14 @@ def adapt(spec, root, policy, sequence, length, alpha):
     moves = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
     for i in range(length):
         n = game.legal_moves(spec, state, moves)
-        polp[game.move_code(spec, state, sequence[i], False)] += alpha
+        polp[nowrap(game.move_code(spec, state, sequence[nowrap(i)], False))] += alpha
         z = 0.0
         for j in range(n):
-            z += math.exp(policy[game.move_code(spec, state, moves[j], False)])
+            z += math.exp(policy[nowrap(game.move_code(spec, state, moves[nowrap(j)], False))])
         for j in range(n):
-            code = game.move_code(spec, state, moves[j], False)
-            polp[code] -= alpha * math.exp(policy[code]) / z
-        game.play(spec, state, sequence[i])
+            code = game.move_code(spec, state, moves[nowrap(j)], False)
+            polp[nowrap(code)] -= alpha * math.exp(policy[nowrap(code)]) / z
+        game.play(spec, state, sequence[nowrap(i)])
     return polp
 
 

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ppalib._noalloc import inline_jit, noalloc_jit
+from ppalib._noalloc import inline_jit, noalloc_jit, nowrap
 from ppalib._rng import random_float
 
 SELECT_UCB1 = 0       # Cazenave 2015, Alg. 7: unvisited moves first, in list order; then max UCB1, first on ties
@@ -24,10 +24,10 @@ def ucb1(pool_stats, off, count, total, c):
     best = 0
     best_value = -np.inf
     for i in range(count):
-        visits = pool_stats[2 * (off + i) + 1]
+        visits = pool_stats[nowrap(2 * (off + i) + 1)]
         if visits == 0.0:
             return i
-        value = pool_stats[2 * (off + i)] / visits + c * math.sqrt(log_total / visits)
+        value = pool_stats[nowrap(2 * (off + i))] / visits + c * math.sqrt(log_total / visits)
         if value > best_value:
             best_value = value
             best = i
@@ -45,17 +45,17 @@ def ucb1_ludii(pool_stats, off, count, c, rng):
     wins = 0.0
     visits = 0.0
     for i in range(count):
-        wins += pool_stats[2 * (off + i)]
-        visits += pool_stats[2 * (off + i) + 1]
+        wins += pool_stats[nowrap(2 * (off + i))]
+        visits += pool_stats[nowrap(2 * (off + i) + 1)]
     parent_q = 2.0 * wins / visits - 1.0 if visits > 0.0 else 10000.0
     log_n = math.log(max(visits, 1.0))
     best = 0
     best_score = -np.inf
     ties = 0
     for i in range(count):
-        n = pool_stats[2 * (off + i) + 1]
+        n = pool_stats[nowrap(2 * (off + i) + 1)]
         if n > 0.0:
-            score = 2.0 * pool_stats[2 * (off + i)] / n - 1.0 + c * math.sqrt(log_n / n)
+            score = 2.0 * pool_stats[nowrap(2 * (off + i))] / n - 1.0 + c * math.sqrt(log_n / n)
         else:
             score = parent_q + c * math.sqrt(log_n)
         if score > best_score:
@@ -93,8 +93,8 @@ def ucb1_rave(pool_stats, pool_amaf, off, count, total, c, k_rave, use_rave, rng
     ties = 0
     for i in range(count):
         j = 2 * (off + i)
-        score = rave_score(pool_stats[j], pool_stats[j + 1], pool_amaf[j], pool_amaf[j + 1], total, c, k_rave,
-                           use_rave)
+        score = rave_score(pool_stats[nowrap(j)], pool_stats[nowrap(j + 1)], pool_amaf[nowrap(j)],
+                           pool_amaf[nowrap(j + 1)], total, c, k_rave, use_rave)
         if score > best_score:
             best_score = score
             best = i
@@ -117,17 +117,17 @@ def puct(pool_stats, pool_prior, off, count, c, rng):
     wins = 0.0
     visits = 0.0
     for i in range(count):
-        wins += pool_stats[2 * (off + i)]
-        visits += pool_stats[2 * (off + i) + 1]
+        wins += pool_stats[nowrap(2 * (off + i))]
+        visits += pool_stats[nowrap(2 * (off + i) + 1)]
     parent_q = 2.0 * wins / visits - 1.0 if visits > 0.0 else 0.0
     explore = c * math.sqrt(max(visits, 1.0))
     best = 0
     best_score = -np.inf
     ties = 0
     for i in range(count):
-        n = pool_stats[2 * (off + i) + 1]
-        q = 2.0 * pool_stats[2 * (off + i)] / n - 1.0 if n > 0.0 else parent_q
-        score = q + explore * pool_prior[off + i] / (1.0 + n)
+        n = pool_stats[nowrap(2 * (off + i) + 1)]
+        q = 2.0 * pool_stats[nowrap(2 * (off + i))] / n - 1.0 if n > 0.0 else parent_q
+        score = q + explore * pool_prior[nowrap(off + i)] / (1.0 + n)
         if score > best_score:
             best_score = score
             best = i
@@ -162,8 +162,9 @@ def grave(pool_stats, off, count, node_amaf, ref_base, codes, bias):
     best_value = -np.inf
     for i in range(count):
         j = 2 * (off + i)
-        a = ref_base + 2 * codes[i]
-        value = grave_score(pool_stats[j], pool_stats[j + 1], node_amaf[a], node_amaf[a + 1], bias)
+        a = ref_base + 2 * codes[nowrap(i)]
+        value = grave_score(pool_stats[nowrap(j)], pool_stats[nowrap(j + 1)], node_amaf[nowrap(a)],
+                            node_amaf[nowrap(a + 1)], bias)
         if value > best_value:
             best_value = value
             best = i
