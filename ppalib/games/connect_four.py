@@ -30,12 +30,12 @@ import numpy as np
 from numba import njit
 
 from .._noalloc import noalloc_jit, nowrap
-from .._rng import index_of_u64, random_index, xoshiro_step
+from .._rng import index_of_u64, xoshiro_step
 from ._bits import ONE, ZERO, nth_cell, popcount
 from ._cells import (neighbour_pattern, orthos_table, zobrist_keys)
 from ._common import (DRAW, H_BOARD, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, SPEC_HEADER, S_CELLS,
                       S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES, S_NUM_CONTEXT_CODES, S_SIDE_KEY, S_SIZE, S_STATE_LEN,
-                      S_PLY_CAP, S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish)
+                      S_PLY_CAP, S_TABLES, S_VARIANT, S_ZOBRIST, apply_ply_cap, finish, uniform_pick)
 from .graph import square_graph
 
 MIN_SIZE = 4
@@ -183,7 +183,7 @@ def random_move(spec, state, rng, out):
     """A uniformly random column that is not full, or -1 when the game is over."""
     if state[H_WINNER] != ONGOING:
         return -1
-    return out[nowrap(random_index(rng, legal_moves(spec, state, out)))]
+    return uniform_pick(rng, out, legal_moves(spec, state, out))  # -1 if none (play ends a full board first)
 
 
 @noalloc_jit

@@ -512,10 +512,11 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
 def root_stats(root, tree, visits_out, wins_out):
     """Write the playouts and the wins (for the root's player to move: 1 a win, 0.5 a draw) of the root's moves, in
     list order, into ``visits_out`` and ``wins_out``, so that wins / visits is a move's mean result; return the most
-    visited move (the first on ties) and the number of root moves, or (-1, 0) if the root has no entry.  Reads the
-    tree only (no random draw)."""
+    visited move (the first on ties) and the number of root moves, or (-1, 0) if the root has no entry or an entry
+    whose moves were never listed (a PUCT playout's, kept by tree reuse, before any iteration).  Reads the tree only
+    (no random draw)."""
     node = lookup(tree.table, tree.node_key, root[H_HASH])
-    if node < 0:
+    if node < 0 or tree.node_off[nowrap(node)] < 0:
         return -1, 0
     off = tree.node_off[nowrap(node)]
     count = tree.node_n[nowrap(node)]
