@@ -4,8 +4,10 @@
 index would then read out of bounds instead of wrapping.  Compiled with ``NUMBA_BOUNDSCHECK=1`` in a fresh process
 (its own cache directory, so no unchecked code is loaded), such an index becomes a huge unsigned one and raises
 ``IndexError``.  The first test shows the check is on and catches exactly that; the second plays whole games at
-Go 5x5 (``games/go.py``, and every search kernel) and Fanorona 5x5 (the game with the most ``nowrap`` indices)
-with every agent kind and both playout engines.  The same script over every game module using ``nowrap`` (Go,
+Go 5x5 (``games/go.py``, and every search kernel) with every agent kind and both playout engines, and at Fanorona
+5x5 (the game with the most ``nowrap`` indices) with UCT, PPA engines 1 and 2 and PPAF engine 2, which call every
+game function the kernels use (each agent configuration compiles its own kernels: all ten at Fanorona too would add
+minutes to the test run).  The same script over every game module using ``nowrap`` (Go,
 Atarigo, Nogo, Hex, Yavalath, Gomoku, Fanorona, Domineering) passed when it was introduced (session log in
 ``data/bench/nowrap_2026-11-28_ab.txt``).
 """
@@ -19,10 +21,11 @@ PLAY_WHOLE_GAMES = """
 from ppalib.games import make_game
 from ppalib.agents import search, make_agent
 from ppalib._rng import make_rng
-AGENTS = [("uct", {}), ("ppa", {"playout_engine": 1}), ("ppa", {"playout_engine": 2}),
-          ("ppaf", {"playout_engine": 2}), ("mast", {"playout_engine": 2}), ("mastf", {}),
-          ("rave", {"adaptive": True}), ("grave", {}), ("puct", {}),
-          ("ppa", {"playout_engine": 2, "grave": True, "tree_reuse": True})]
+EVERY_AGENT = [("uct", {}), ("ppa", {"playout_engine": 1}), ("ppa", {"playout_engine": 2}),
+               ("ppaf", {"playout_engine": 2}), ("mast", {"playout_engine": 2}), ("mastf", {}),
+               ("rave", {"adaptive": True}), ("grave", {}), ("puct", {}),
+               ("ppa", {"playout_engine": 2, "grave": True, "tree_reuse": True})]
+AGENTS = EVERY_AGENT if EVERY else EVERY_AGENT[:4]  # UCT, PPA engines 1 and 2, PPAF engine 2
 for name, size in GAMES:
     game = make_game(name, size)
     for kind, params in AGENTS:
@@ -60,7 +63,7 @@ def test_bounds_checking_catches_a_negative_index_passed_through_nowrap(tmp_path
     assert result.returncode == 0 and "caught" in result.stdout, result.stderr[-2000:]
 
 
-@pytest.mark.parametrize("game", ["go", "fanorona"])
-def test_every_agent_plays_whole_games_with_bounds_checking_on(tmp_path, game):
-    result = _run_checked(f"GAMES = [({game!r}, 5)]\n" + PLAY_WHOLE_GAMES, tmp_path)
+@pytest.mark.parametrize("game, every_agent", [("go", True), ("fanorona", False)])
+def test_agents_play_whole_games_with_bounds_checking_on(tmp_path, game, every_agent):
+    result = _run_checked(f"GAMES = [({game!r}, 5)]\nEVERY = {every_agent}\n" + PLAY_WHOLE_GAMES, tmp_path)
     assert result.returncode == 0 and "done" in result.stdout, result.stderr[-2000:]
