@@ -221,10 +221,10 @@ def _back(bits, step):
 def _direction_sets(spec, own, enemy, empty, d):
     """(steppers, approach, withdrawal) bitboards of direction ``d``: the pieces of ``own`` that can step to an
     empty point, those whose step captures by approach, those whose step captures by withdrawal."""
-    step = _STEP[nowrap(d)]
-    steppers = own & _M1[nowrap(d)] & _back(empty, step)
-    approach = steppers & _M2[nowrap(d)] & _back(enemy, 2 * step)
-    withdrawal = steppers & _M1[nowrap((d + 4) & 7)] & _back(enemy, -step)
+    step = _STEP[d]
+    steppers = own & _M1[d] & _back(empty, step)
+    approach = steppers & _M2[d] & _back(enemy, 2 * step)
+    withdrawal = steppers & _M1[(d + 4) & 7] & _back(enemy, -step)
     return steppers, approach, withdrawal
 
 
@@ -314,8 +314,8 @@ def legal_moves(spec, state, out):
     capturers = ZERO
     movers = ZERO
     for d in range(8):
-        movers |= steps[nowrap(d)]
-        capturers |= approach[nowrap(d)] | withdrawal[nowrap(d)]
+        movers |= steps[d]
+        capturers |= approach[d] | withdrawal[d]
     count = 0
     if capturers:
         while capturers:
@@ -324,9 +324,9 @@ def legal_moves(spec, state, out):
             bit = np.uint64(cell)
             for d in range(8):
                 out[nowrap(count)] = 24 * cell + 3 * d + APPROACH
-                count += np.int64((approach[nowrap(d)] >> bit) & ONE)
+                count += np.int64((approach[d] >> bit) & ONE)
                 out[nowrap(count)] = 24 * cell + 3 * d + WITHDRAWAL
-                count += np.int64((withdrawal[nowrap(d)] >> bit) & ONE)
+                count += np.int64((withdrawal[d] >> bit) & ONE)
         return count
     while movers:
         cell = lowest_cell(movers)
@@ -334,7 +334,7 @@ def legal_moves(spec, state, out):
         bit = np.uint64(cell)
         for d in range(8):
             out[nowrap(count)] = 24 * cell + 3 * d + PAIKA
-            count += np.int64((steps[nowrap(d)] >> bit) & ONE)
+            count += np.int64((steps[d] >> bit) & ONE)
     if count == 0:  # every piece blocked: the pass
         out[0] = STOP
         count = 1
@@ -356,27 +356,27 @@ def random_move(spec, state, rng, out):
     steps, approach, withdrawal = _all_sets(spec, own, enemy, empty)
     captures = 0
     for d in range(8):
-        captures += popcount(approach[nowrap(d)]) + popcount(withdrawal[nowrap(d)])
+        captures += popcount(approach[d]) + popcount(withdrawal[d])
     if captures > 0:
         i = random_index(rng, captures)
         for d in range(8):
-            n = popcount(approach[nowrap(d)])
+            n = popcount(approach[d])
             if i < n:
-                return 24 * nth_cell(approach[nowrap(d)], i) + 3 * d + APPROACH
+                return 24 * nth_cell(approach[d], i) + 3 * d + APPROACH
             i -= n
-            n = popcount(withdrawal[nowrap(d)])
+            n = popcount(withdrawal[d])
             if i < n:
-                return 24 * nth_cell(withdrawal[nowrap(d)], i) + 3 * d + WITHDRAWAL
+                return 24 * nth_cell(withdrawal[d], i) + 3 * d + WITHDRAWAL
             i -= n
     total = 0
     for d in range(8):
-        total += popcount(steps[nowrap(d)])
+        total += popcount(steps[d])
     if total > 0:
         i = random_index(rng, total)
         for d in range(8):
-            n = popcount(steps[nowrap(d)])
+            n = popcount(steps[d])
             if i < n:
-                return 24 * nth_cell(steps[nowrap(d)], i) + 3 * d + PAIKA
+                return 24 * nth_cell(steps[d], i) + 3 * d + PAIKA
             i -= n
     return STOP  # every piece blocked: the pass
 

@@ -183,7 +183,7 @@ _MASK = tuple(np.uint64(sum(1 << cell for cell in range(CELLS)
 def _steppers(spec, own, empty, d):
     """Bitboard of the pieces of ``own`` that can step in direction ``d`` (their neighbour there is on the board
     and in ``empty``)."""
-    return own & _MASK[nowrap(d)] & _back(empty, _STEP[nowrap(d)])
+    return own & _MASK[d] & _back(empty, _STEP[d])
 
 
 @noalloc_jit
@@ -203,7 +203,7 @@ def _steps(spec, state, player, out):
     sets = _step_sets(spec, state, player)
     movers = ZERO
     for d in range(8):
-        movers |= sets[nowrap(d)]
+        movers |= sets[d]
     count = 0
     while movers:
         cell = lowest_cell(movers)
@@ -211,7 +211,7 @@ def _steps(spec, state, player, out):
         bit = np.uint64(cell)
         for d in range(8):
             out[nowrap(count)] = STEP_BASE + 8 * cell + d
-            count += np.int64((sets[nowrap(d)] >> bit) & ONE)
+            count += np.int64((sets[d] >> bit) & ONE)
     return count
 
 
@@ -248,14 +248,14 @@ def random_move(spec, state, rng, out):
     sets = _step_sets(spec, state, player)
     total = 0
     for d in range(8):
-        total += popcount(sets[nowrap(d)])
+        total += popcount(sets[d])
     if total == 0:
         return PASS
     i = random_index(rng, total)
     for d in range(8):
-        n = popcount(sets[nowrap(d)])
+        n = popcount(sets[d])
         if i < n:
-            return STEP_BASE + 8 * nth_cell(sets[nowrap(d)], i) + d
+            return STEP_BASE + 8 * nth_cell(sets[d], i) + d
         i -= n
     return -1
 
