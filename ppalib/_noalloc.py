@@ -11,12 +11,12 @@ Such a function cannot create arrays (numba reports it at compile time); functio
 ``nowrap(i)``: an array index without numba's negative-index wrap.  Numba reads ``a[i]`` with a signed ``i`` as
 ``a[i + len(a)]`` when ``i < 0`` (Python's rule), a sign test and a conditional add on every access that LLVM
 can rarely remove; an unsigned index skips them.  In the game and search kernels, where every index is
-non-negative by construction, that wrap was about a fifth of the time (UCT at Go 8x8 12.9 -> 10.1 us an
-iteration, PPA engine 2 at Go 24.6 -> 20.4; the same searches bit for bit, ``data/bench``'s session log of
-2026-11-28).  A negative index passed through ``nowrap`` reads out of bounds instead of wrapping, so it is used
-only where the index cannot be negative; the tests run every agent with numba's bounds checking on
-(``tests/test_nowrap.py``), which reports such an index as an ``IndexError``.  Not in typed-dict lookups (their
-keys keep their type).
+non-negative by construction, that wrap was about a fifth of the time (UCT at Go 8x8 12.9 -> 10.2 us an
+iteration, PPA engine 2 at Go 24.7 -> 20.7; the same searches bit for bit,
+``data/bench/nowrap_2026-11-28_ab.txt``).  A negative index passed through ``nowrap`` reads out of bounds instead
+of wrapping, so it is used only where the index cannot be negative; the tests run every agent with numba's bounds
+checking on (``tests/test_nowrap.py``), which reports such an index as an ``IndexError``.  Not in typed-dict
+lookups (their keys keep their type), nor on tuples (numba indexes a tuple by a switch: there is no wrap to skip).
 """
 import numpy as np
 from numba import njit
