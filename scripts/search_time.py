@@ -5,13 +5,15 @@ Alternate two checkouts to A/B a kernel change (run from outside both; the numba
     PYTHONPATH=/path/to/before python scripts/search_time.py hex 11 ppa 2 2000 5
     PYTHONPATH=/path/to/after  python scripts/search_time.py hex 11 ppa 2 2000 5
 
-Arguments: game, size, agent kind, playout_engine (ignored for uct, rave, grave and puct), iterations, searches
-(seeds 0..n-1; the median is printed); ``--policy HASH --folder DIR`` for PUCT with a saved policy, ``--option
-name=value`` for game options.  ``digest`` hashes every search's root visits and learned policy (bit for bit), ``visits`` the visits
-alone: an exact change keeps both, a change of summation order only the second.
+Arguments: game, size, agent kind (or ``ludii_uct``, notebook 04's UCT), playout_engine (ignored for uct, rave,
+grave and puct), iterations, searches (seeds 0..n-1; the median is printed); ``--policy HASH --folder DIR`` for
+PUCT with a saved policy, ``--option name=value`` for game options.  ``digest`` hashes every search's root visits
+and learned policy (bit for bit), ``visits`` the visits alone: an exact change keeps both, a change of summation
+order only the second.
 """
 import argparse
 import hashlib
+import math
 import time
 
 import numpy as np
@@ -38,6 +40,8 @@ if args.kind == "puct":
     if args.policy:
         load_policy(args.policy, args.folder or None)
     agent = make_agent("puct", args.iterations, policy=args.policy or "")
+elif args.kind == "ludii_uct":  # notebook 04's UCT baseline: Ludii's UCB1, c = sqrt(2)
+    agent = make_agent("uct", args.iterations, c=math.sqrt(2.0), ludii_selection=True)
 else:
     agent = make_agent(args.kind, args.iterations, **({} if args.kind in ("uct", "rave", "grave")
                                                        else {"playout_engine": args.engine}))

@@ -20,16 +20,16 @@ def test_puct_selection_on_a_hand_computed_entry():
     0.5, 0; the unvisited move takes the entry's Q = 2 * 4/6 - 1 = 1/3.  Sum N = 6, so the exploration factor is
     1.5 sqrt(6) = 3.674: scores 0.5 + 3.674 * 0.6/5 = 0.941, 0 + 3.674 * 0.3/3 = 0.367, 1/3 + 3.674 * 0.1 = 0.701."""
     stats = np.array([3.0, 4.0, 1.0, 2.0, 0.0, 0.0])
-    assert selection.puct(stats, np.array([0.6, 0.3, 0.1]), 0, 3, 1.5, make_rng(0)) == 0
+    assert selection.puct(stats, np.array([0.6, 0.3, 0.1]), 0, 3, 1.5, make_rng(0), np.empty(3)) == 0
     # A larger prior on the unvisited move: 1/3 + 3.674 * 0.3 = 1.436 beats 0.5 + 3.674 * 0.4/5 = 0.794.
-    assert selection.puct(stats, np.array([0.4, 0.3, 0.3]), 0, 3, 1.5, make_rng(0)) == 2
+    assert selection.puct(stats, np.array([0.4, 0.3, 0.3]), 0, 3, 1.5, make_rng(0), np.empty(3)) == 2
     # The same entry at an offset in a larger pool reads only its own moves.
     pool = np.concatenate([np.array([50.0, 50.0]), stats])
-    assert selection.puct(pool, np.array([0.0, 0.6, 0.3, 0.1]), 1, 3, 1.5, make_rng(0)) == 0
+    assert selection.puct(pool, np.array([0.0, 0.6, 0.3, 0.1]), 1, 3, 1.5, make_rng(0), np.empty(3)) == 0
 
 
 def test_puct_with_no_visit_yet_follows_the_largest_prior():
-    assert selection.puct(np.zeros(6), np.array([0.2, 0.7, 0.1]), 0, 3, math.sqrt(2), make_rng(0)) == 1
+    assert selection.puct(np.zeros(6), np.array([0.2, 0.7, 0.1]), 0, 3, math.sqrt(2), make_rng(0), np.empty(3)) == 1
 
 
 def _position(game, rows):
@@ -242,9 +242,9 @@ def test_ludii_ucb1_values_unvisited_moves_at_the_entry_mean_and_breaks_ties_at_
     stats = np.array([3.0, 4.0, 1.0, 4.0, 0.0, 0.0])
     c = 2 ** 0.5
     scores = [0.5 + c * np.sqrt(np.log(8) / 4), -0.5 + c * np.sqrt(np.log(8) / 4), 0.0 + c * np.sqrt(np.log(8))]
-    assert ucb1_ludii(stats, 0, 3, c, make_rng(0)) == int(np.argmax(scores))
+    assert ucb1_ludii(stats, 0, 3, c, make_rng(0), np.empty(3)) == int(np.argmax(scores))
     # no move played yet: every move first (Ludii's 10000), chosen uniformly at random
-    picks = {ucb1_ludii(np.zeros(6), 0, 3, c, make_rng(seed)) for seed in range(30)}
+    picks = {ucb1_ludii(np.zeros(6), 0, 3, c, make_rng(seed), np.empty(3)) for seed in range(30)}
     assert picks == {0, 1, 2}
 
 

@@ -248,9 +248,9 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 off = node_off[nowrap(node)]
                 count = node_n[nowrap(node)]
                 if settings.selection == selection.SELECT_UCB1:
-                    best = selection.ucb1(pool_stats, off, count, node_total[nowrap(node)], settings.c)
+                    best = selection.ucb1(pool_stats, off, count, node_total[nowrap(node)], settings.c, scratch)
                 elif settings.selection == selection.SELECT_UCB1_LUDII:
-                    best = selection.ucb1_ludii(pool_stats, off, count, settings.c, rng)
+                    best = selection.ucb1_ludii(pool_stats, off, count, settings.c, rng, scratch)
                 elif amaf:
                     if root_decides:
                         use_rave = descent_rave
@@ -284,7 +284,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                             moves[nowrap(j)] = pool_move[nowrap(off + j)]
                         entry_priors(spec, state, moves, count, settings.with_context, prior_logits, features, theta,
                                      owner_rel, moves_from, moves_to, scratch, pool_prior, off)
-                    best = selection.puct(pool_stats, pool_prior, off, count, settings.c, rng)
+                    best = selection.puct(pool_stats, pool_prior, off, count, settings.c, rng, scratch)
                 move = pool_move[nowrap(off + best)]
                 if record:
                     seq_player[nowrap(nseq)] = state[H_TO_MOVE]

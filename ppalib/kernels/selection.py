@@ -4,6 +4,7 @@ reads the AMAF statistics per move code of an entry (``Tree.node_amaf``)."""
 import math
 
 import numpy as np
+from numba import njit
 
 from ppalib._noalloc import inline_jit, noalloc_jit, nowrap
 from ppalib._rng import random_float
@@ -16,48 +17,24 @@ SELECT_UCB1_LUDII = 3  # UCB1 as Ludii's UCT baseline of Soemers et al. 2019: va
 SELECT_GRAVE = 4      # Cazenave 2015 (IJCAI): the AMAF statistics of the closest ancestor with more than ref playouts
 
 
-@noalloc_jit
-def ucb1(pool_stats, off, count, total, c):
-    """UCT's choice as in Cazenave 2015, Algorithm 7: the first never-played move in list order if any (its value
-    is infinite), else the move maximising ``w/p + c sqrt(log(t)/p)`` (strict ``>``: the first on ties)."""
-    log_total = math.log(total)
-    best = 0
-    best_value = -np.inf
-    for i in range(count):
-        visits = pool_stats[nowrap(2 * (off + i) + 1)]
-        if visits == 0.0:
-            return i
-        value = pool_stats[nowrap(2 * (off + i))] / visits + c * math.sqrt(log_total / visits)
-        if value > best_value:
-            best_value = value
-            best = i
-    return best
+# Selection rules that value every move of an entry do it in a loop of its own, into ``values`` (float64[>= count],
+# scratch), which LLVM vectorises (the divisions and square roots of four moves an instruction); the argmax is a
+# scalar loop after it.  They are compiled with numpy's error model: numba's default (Python's) tests every divisor
+# for zero to raise ZeroDivisionError, and that branch stops the vectorisation (a zero divisor here either cannot
+# occur or its quotient is discarded by a select).  Without NRT, as ``noalloc_jit``.  The values are the same
+# expressions evaluated in the same order, so the choices are the same bit for bit (tests/test_selection.py).
+_vector_jit = njit(cache=True, _nrt=False, error_model="numpy")
 
 
 @inline_jit
-def ucb1_ludii(pool_stats, off, count, c, rng):
-    """UCB1 as the UCT baseline of Soemers et al. 2019 plays in Ludii (LudiiAI 2020, UCB1 with QInit.PARENT; the
-    paper's eq. 3 does not say how unvisited moves are valued): ``Q + c sqrt(ln N / n)`` with Q = 2 w/n - 1 in
-    [-1, 1] and N the entry's playouts through its moves; a never-played move takes the entry's mean Q and the
-    exploration term ``c sqrt(ln N)`` (as if played once), or is valued first (Ludii's 10000) while no move of the
-    entry has been played; uniformly at random among the maxima.  Unlike Cazenave 2015's ``ucb1`` it does not try
-    every move once before using the statistics."""
-    wins = 0.0
-    visits = 0.0
-    for i in range(count):
-        wins += pool_stats[nowrap(2 * (off + i))]
-        visits += pool_stats[nowrap(2 * (off + i) + 1)]
-    parent_q = 2.0 * wins / visits - 1.0 if visits > 0.0 else 10000.0
-    log_n = math.log(max(visits, 1.0))
+def _argmax_random_ties(values, count, rng):
+    """The index of the largest of ``values[:count]``, uniformly at random among the maxima (a reservoir draw per
+    tie, in list order)."""
     best = 0
     best_score = -np.inf
     ties = 0
     for i in range(count):
-        n = pool_stats[nowrap(2 * (off + i) + 1)]
-        if n > 0.0:
-            score = 2.0 * pool_stats[nowrap(2 * (off + i))] / n - 1.0 + c * math.sqrt(log_n / n)
-        else:
-            score = parent_q + c * math.sqrt(log_n)
+        score = values[nowrap(i)]
         if score > best_score:
             best_score = score
             best = i
@@ -67,6 +44,51 @@ def ucb1_ludii(pool_stats, off, count, c, rng):
             if random_float(rng) * ties < 1.0:
                 best = i
     return best
+
+
+@_vector_jit
+def ucb1(pool_stats, off, count, total, c, values):
+    """UCT's choice as in Cazenave 2015, Algorithm 7: the first never-played move in list order if any (its value
+    is infinite), else the move maximising ``w/p + c sqrt(log(t)/p)`` (strict ``>``: the first on ties).
+
+    ``values``: scratch for the vectorised values (above)."""
+    for i in range(count):
+        if pool_stats[nowrap(2 * (off + i) + 1)] == 0.0:
+            return i
+    log_total = math.log(total)
+    for i in range(count):
+        visits = pool_stats[nowrap(2 * (off + i) + 1)]
+        values[nowrap(i)] = pool_stats[nowrap(2 * (off + i))] / visits + c * math.sqrt(log_total / visits)
+    best = 0
+    best_value = -np.inf
+    for i in range(count):
+        if values[nowrap(i)] > best_value:
+            best_value = values[nowrap(i)]
+            best = i
+    return best
+
+
+@_vector_jit
+def ucb1_ludii(pool_stats, off, count, c, rng, values):
+    """UCB1 as the UCT baseline of Soemers et al. 2019 plays in Ludii (LudiiAI 2020, UCB1 with QInit.PARENT; the
+    paper's eq. 3 does not say how unvisited moves are valued): ``Q + c sqrt(ln N / n)`` with Q = 2 w/n - 1 in
+    [-1, 1] and N the entry's playouts through its moves; a never-played move takes the entry's mean Q and the
+    exploration term ``c sqrt(ln N)`` (as if played once), or is valued first (Ludii's 10000) while no move of the
+    entry has been played; uniformly at random among the maxima.  Unlike Cazenave 2015's ``ucb1`` it does not try
+    every move once before using the statistics.  ``values``: scratch for the vectorised values (above)."""
+    wins = 0.0
+    visits = 0.0
+    for i in range(count):
+        wins += pool_stats[nowrap(2 * (off + i))]
+        visits += pool_stats[nowrap(2 * (off + i) + 1)]
+    parent_q = 2.0 * wins / visits - 1.0 if visits > 0.0 else 10000.0
+    log_n = math.log(max(visits, 1.0))
+    unvisited = parent_q + c * math.sqrt(log_n)
+    for i in range(count):
+        n = pool_stats[nowrap(2 * (off + i) + 1)]
+        score = 2.0 * pool_stats[nowrap(2 * (off + i))] / n - 1.0 + c * math.sqrt(log_n / n)
+        values[nowrap(i)] = score if n > 0.0 else unvisited
+    return _argmax_random_ties(values, count, rng)
 
 
 @noalloc_jit
@@ -106,14 +128,15 @@ def ucb1_rave(pool_stats, pool_amaf, off, count, total, c, k_rave, use_rave, rng
     return best
 
 
-@inline_jit
-def puct(pool_stats, pool_prior, off, count, c, rng):
+@_vector_jit
+def puct(pool_stats, pool_prior, off, count, c, rng, values):
     """PUCT (Soemers et al. 2019, eq. 4): ``Q + C p sqrt(sum_b N_b) / (1 + N)``, uniformly at random among the maxima.
 
     Q is the mean result mapped to [-1, 1] (2 w/N - 1), the reward scale of Ludii, where the paper's C = sqrt(2)
     was tuned.  Where the paper is silent we follow Ludii's public code (AG0Selection, 2020): a never-visited move
     takes the entry's mean Q (QInit.PARENT; 0, a draw, before any visit), and while no move has been visited the
-    exploration term uses sqrt(1), so the first visit goes to the largest prior."""
+    exploration term uses sqrt(1), so the first visit goes to the largest prior.  ``values``: scratch for the
+    vectorised values (above)."""
     wins = 0.0
     visits = 0.0
     for i in range(count):
@@ -121,22 +144,12 @@ def puct(pool_stats, pool_prior, off, count, c, rng):
         visits += pool_stats[nowrap(2 * (off + i) + 1)]
     parent_q = 2.0 * wins / visits - 1.0 if visits > 0.0 else 0.0
     explore = c * math.sqrt(max(visits, 1.0))
-    best = 0
-    best_score = -np.inf
-    ties = 0
     for i in range(count):
         n = pool_stats[nowrap(2 * (off + i) + 1)]
-        q = 2.0 * pool_stats[nowrap(2 * (off + i))] / n - 1.0 if n > 0.0 else parent_q
-        score = q + explore * pool_prior[nowrap(off + i)] / (1.0 + n)
-        if score > best_score:
-            best_score = score
-            best = i
-            ties = 1
-        elif score == best_score:
-            ties += 1
-            if random_float(rng) * ties < 1.0:
-                best = i
-    return best
+        mean = 2.0 * pool_stats[nowrap(2 * (off + i))] / n - 1.0
+        q = mean if n > 0.0 else parent_q
+        values[nowrap(i)] = q + explore * pool_prior[nowrap(off + i)] / (1.0 + n)
+    return _argmax_random_ties(values, count, rng)
 
 
 @noalloc_jit
