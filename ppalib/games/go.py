@@ -746,6 +746,18 @@ def _first_time(memo, h):
     return 1
 
 
+@inline_jit
+def _atari_liberty(spec, state, points, q, out, count):
+    """Append the one liberty of the string on ``q`` if it is in atari (its pseudo-liberties' sum over their
+    count); return the new count."""
+    h = _head(state, points, q)
+    if _in_atari(state, points, h):
+        liberty = state[nowrap(H_BOARD + 4 * points + h)] // state[nowrap(H_BOARD + 3 * points + h)]
+        out[nowrap(count)] = _cell(spec, liberty)
+        count += 1
+    return count
+
+
 @noalloc_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
     """After ``play(move)``: write into ``out`` the cells whose ``slot_code`` may have changed (with repeats, fewer
@@ -781,13 +793,17 @@ def dirty_slots(spec, state, move, with_context, memo, out):
     # them keep theirs.  (A string that joined the mover's and was in atari had the move's point as its only
     # liberty; one that was not keeps its liberties' status unless the joined string is in atari now; an enemy
     # string that was in atari was captured.)
-    for q in (p, p - 1, p + 1, p - w, p + w):
-        v = state[nowrap(H_BOARD + q)]
-        if (q == p or v == 3 - color) and _in_atari(state, points, _head(state, points, q)):
-            h = _head(state, points, q)
-            liberty = state[nowrap(H_BOARD + 4 * points + h)] // state[nowrap(H_BOARD + 3 * points + h)]
-            out[nowrap(count)] = _cell(spec, liberty)
-            count += 1
+    # Written out point by point: numba runs a loop over a tuple through a jump table.
+    count = _atari_liberty(spec, state, points, p, out, count)
+    enemy = 3 - color
+    if state[nowrap(H_BOARD + p - 1)] == enemy:
+        count = _atari_liberty(spec, state, points, p - 1, out, count)
+    if state[nowrap(H_BOARD + p + 1)] == enemy:
+        count = _atari_liberty(spec, state, points, p + 1, out, count)
+    if state[nowrap(H_BOARD + p - w)] == enemy:
+        count = _atari_liberty(spec, state, points, p - w, out, count)
+    if state[nowrap(H_BOARD + p + w)] == enemy:
+        count = _atari_liberty(spec, state, points, p + w, out, count)
     # Captured stones: the last entries of the empty-point list (``_place`` removes the move's point first, then
     # ``_remove_string`` appends every captured point).  The mover's strings next to them gained those points as
     # liberties; of their other liberties, only the one of a string that was in atari before the move changes
