@@ -1,6 +1,6 @@
 """The selection rules that value every move of an entry (``ppalib.kernels.selection``: UCT's ``ucb1``, Cazenave
-2015, Alg. 7; Ludii's UCB1 and PUCT, Soemers et al. 2019) against the same rules written as one plain Python
-loop each.  The compiled rules compute the values in a vectorised loop of their own and take the argmax after it;
+2015, Alg. 7; Ludii's UCB1 and PUCT, Soemers et al. 2019; UCB1 blended with RAVE, Mehat & Vittaut 2013) against
+the same rules written as one plain Python loop each.  The compiled rules compute the values in a vectorised loop of their own and take the argmax after it;
 the choice must be the same on every entry (ties, unplayed moves, entries read at an offset in a larger pool),
 and for the rules that break ties at random, the generator must end in the same state (the same draws)."""
 import math
@@ -91,3 +91,30 @@ def test_ludii_ucb1_and_puct_choose_and_draw_as_the_literal_rules(moves, before,
         compiled_rng, literal_rng = make_rng(seed), make_rng(seed)
         assert rule(compiled_rng) == literal(literal_rng)
         assert np.array_equal(compiled_rng, literal_rng)
+
+
+def _literal_ucb1_rave(stats, amaf, off, count, total, c, k_rave, use_rave, rng):
+    scores = []
+    for i in range(count):
+        wins, visits = stats[2 * (off + i)], stats[2 * (off + i) + 1]
+        rave_wins, rave_visits = amaf[2 * (off + i)], amaf[2 * (off + i) + 1]
+        u = 1.0 if visits == 0.0 else wins / visits + c * math.sqrt(math.log(total) / visits)
+        if use_rave and rave_visits > 0.0:
+            a = math.sqrt(k_rave / (3.0 * total + k_rave))
+            u = (1.0 - a) * u + a * (rave_wins / rave_visits)
+        scores.append(u)
+    return _literal_random_ties(scores, rng)
+
+
+@settings(max_examples=300, deadline=None)
+@given(moves=st.lists(st.tuples(MOVE, MOVE), min_size=1, max_size=70), before=st.integers(0, 5),
+       use_rave=st.booleans(), seed=st.integers(0, 2 ** 32))
+def test_ucb1_rave_chooses_and_draws_as_the_literal_rule(moves, before, use_rave, seed):
+    stats = np.array([float(x) for _ in range(before) for x in (7, 9)] + [float(x) for m, _ in moves for x in m])
+    amaf = np.array([float(x) for _ in range(before) for x in (1, 2)] + [float(x) for _, r in moves for x in r])
+    total = max(1.0, float(sum(p for (_, p), _ in moves)))
+    compiled_rng, literal_rng = make_rng(seed), make_rng(seed)
+    assert (selection.ucb1_rave(stats, amaf, before, len(moves), total, 0.4, 700.0, use_rave, compiled_rng,
+                                np.empty(len(moves)))
+            == _literal_ucb1_rave(stats, amaf, before, len(moves), total, 0.4, 700.0, use_rave, literal_rng))
+    assert np.array_equal(compiled_rng, literal_rng)

@@ -270,7 +270,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                         if use_rave:
                             rave_used[0] += 1
                     best = selection.ucb1_rave(pool_stats, pool_amaf, off, count, node_total[nowrap(node)], settings.c,
-                                               settings.k_rave, use_rave, rng)
+                                               settings.k_rave, use_rave, rng, scratch)
                 elif grave:
                     if depth == 0 or node_total[nowrap(node)] > settings.grave_ref:
                         ref_node = node

@@ -91,7 +91,7 @@ def ucb1_ludii(pool_stats, off, count, c, rng, values):
     return _argmax_random_ties(values, count, rng)
 
 
-@noalloc_jit
+@inline_jit
 def rave_score(mean_wins, visits, rave_wins, rave_visits, total, c, k_rave, use_rave):
     """One move's score in Mehat & Vittaut 2013, section 2: a never-started move gets the maximum result 1, a started
     one ``u = mean + c sqrt(log(t)/s)``; with RAVE in use and AMAF playouts, ``(1 - a) u + a r`` with r the AMAF
@@ -107,25 +107,15 @@ def rave_score(mean_wins, visits, rave_wins, rave_visits, total, c, k_rave, use_
     return u
 
 
-@noalloc_jit
-def ucb1_rave(pool_stats, pool_amaf, off, count, total, c, k_rave, use_rave, rng):
-    """The move of maximum ``rave_score``, uniformly at random among the maxima (a reservoir draw per tie)."""
-    best = 0
-    best_score = -np.inf
-    ties = 0
+@_vector_jit
+def ucb1_rave(pool_stats, pool_amaf, off, count, total, c, k_rave, use_rave, rng, values):
+    """The move of maximum ``rave_score``, uniformly at random among the maxima (a reservoir draw per tie).
+    ``values``: scratch for the values (above)."""
     for i in range(count):
         j = 2 * (off + i)
-        score = rave_score(pool_stats[nowrap(j)], pool_stats[nowrap(j + 1)], pool_amaf[nowrap(j)],
-                           pool_amaf[nowrap(j + 1)], total, c, k_rave, use_rave)
-        if score > best_score:
-            best_score = score
-            best = i
-            ties = 1
-        elif score == best_score:
-            ties += 1
-            if random_float(rng) * ties < 1.0:
-                best = i
-    return best
+        values[nowrap(i)] = rave_score(pool_stats[nowrap(j)], pool_stats[nowrap(j + 1)], pool_amaf[nowrap(j)],
+                                       pool_amaf[nowrap(j + 1)], total, c, k_rave, use_rave)
+    return _argmax_random_ties(values, count, rng)
 
 
 @_vector_jit
