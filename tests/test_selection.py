@@ -1,8 +1,9 @@
 """The selection rules that value every move of an entry (``ppalib.kernels.selection``: UCT's ``ucb1``, Cazenave
 2015, Alg. 7; Ludii's UCB1 and PUCT, Soemers et al. 2019; UCB1 blended with RAVE, Mehat & Vittaut 2013) against
-the same rules written as one plain Python loop each.  The compiled rules compute the values in a vectorised loop of their own and take the argmax after it;
-the choice must be the same on every entry (ties, unplayed moves, entries read at an offset in a larger pool),
-and for the rules that break ties at random, the generator must end in the same state (the same draws)."""
+the same rules written as one plain Python loop each.  The compiled rules compute the values in a vectorised loop
+of their own and take the argmax after it; the choice must be the same on every entry (ties, unplayed moves,
+entries read at an offset in a larger pool), and for the rules that break ties at random, the generator must end in
+the same state (the same draws)."""
 import math
 
 import numpy as np
@@ -29,10 +30,16 @@ def _literal_ucb1(stats, off, count, total, c):
 MOVE = st.integers(0, 6).flatmap(lambda p: st.tuples(st.integers(0, p), st.just(p)))
 
 
+def _pool(pairs, before, filler):
+    """A flat (a, b) pool, as the search keeps ``pool_stats`` and ``pool_amaf``: ``before`` entries of ``filler``
+    (another node's moves), then ``pairs``: the rules read it at offset ``before``."""
+    return np.array([float(x) for _ in range(before) for x in filler] + [float(x) for pair in pairs for x in pair])
+
+
 @settings(max_examples=300, deadline=None)
 @given(moves=st.lists(MOVE, min_size=1, max_size=70), before=st.integers(0, 5), c=st.sampled_from([0.0, 0.4, 1.0]))
 def test_ucb1_chooses_as_the_literal_rule_with_ties_and_unplayed_moves(moves, before, c):
-    stats = np.array([float(x) for _ in range(before) for x in (7, 9)] + [float(x) for m in moves for x in m])
+    stats = _pool(moves, before, (7, 9))
     total = max(1.0, float(sum(p for _, p in moves)))
     values = np.full(len(moves) + 3, np.nan)
     assert selection.ucb1(stats, before, len(moves), total, c, values) == _literal_ucb1(stats, before, len(moves),
@@ -81,7 +88,7 @@ def _literal_puct(stats, prior, off, count, c, rng):
 @given(moves=st.lists(MOVE, min_size=1, max_size=70), before=st.integers(0, 5), c=st.sampled_from([0.0, 1.4]),
        priors=st.sampled_from(["equal", "varied"]), seed=st.integers(0, 2 ** 32))
 def test_ludii_ucb1_and_puct_choose_and_draw_as_the_literal_rules(moves, before, c, priors, seed):
-    stats = np.array([float(x) for _ in range(before) for x in (7, 9)] + [float(x) for m in moves for x in m])
+    stats = _pool(moves, before, (7, 9))
     count = len(moves)
     prior = np.full(before + count, 1.0 / count) if priors == "equal" else np.linspace(0.1, 0.9, before + count)
     for rule, literal in ((lambda rng: selection.ucb1_ludii(stats, before, count, c, rng, np.empty(count)),
@@ -110,8 +117,8 @@ def _literal_ucb1_rave(stats, amaf, off, count, total, c, k_rave, use_rave, rng)
 @given(moves=st.lists(st.tuples(MOVE, MOVE), min_size=1, max_size=70), before=st.integers(0, 5),
        use_rave=st.booleans(), seed=st.integers(0, 2 ** 32))
 def test_ucb1_rave_chooses_and_draws_as_the_literal_rule(moves, before, use_rave, seed):
-    stats = np.array([float(x) for _ in range(before) for x in (7, 9)] + [float(x) for m, _ in moves for x in m])
-    amaf = np.array([float(x) for _ in range(before) for x in (1, 2)] + [float(x) for _, r in moves for x in r])
+    stats = _pool([m for m, _ in moves], before, (7, 9))
+    amaf = _pool([r for _, r in moves], before, (1, 2))
     total = max(1.0, float(sum(p for (_, p), _ in moves)))
     compiled_rng, literal_rng = make_rng(seed), make_rng(seed)
     assert (selection.ucb1_rave(stats, amaf, before, len(moves), total, 0.4, 700.0, use_rave, compiled_rng,
