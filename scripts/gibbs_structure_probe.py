@@ -1,0 +1,121 @@
+"""What a Gibbs draw's bookkeeping costs a playout ply: engine 2's sum tree against flat leaves with a vectorised
+normaliser and a scan by blocks of 8 (the "engine 3" issue 25's notes considered), net of the random numbers.
+
+Each ply changes ``updates`` random leaves of ``n`` (a slot's weight changing, as a placement and its neighbours'
+codes do), then draws one slot for ``r`` uniform in [0, total).  ``rng only`` draws the same random numbers and
+does nothing else, so each structure's own cost is its time less that one.  Medians of ``--rounds`` runs of
+``--plies`` plies, one process.  The weights are lognormal and never learned, so the draw's walk turns at random:
+in a search, PPA's learned weights make many draws' turns predictable and the walk cheaper than here (a branch-free
+walk, twice as fast here, was 6% slower in PPA's Yavalath searches: ``data/bench/gibbs_structure_probe_*.txt``).
+
+    python scripts/gibbs_structure_probe.py
+"""
+import argparse
+import time
+
+import numpy as np
+from numba import njit
+
+from ppalib._rng import make_rng, random_float, random_index
+from ppalib.kernels import sumtree
+
+
+@njit
+def _rng_only(base_leaves, plies, updates, rng):
+    check = 0.0
+    for _ in range(plies):
+        for _ in range(updates):
+            check += base_leaves[random_index(rng, base_leaves.size)] * random_float(rng)
+        check += random_float(rng)
+    return check
+
+
+@njit
+def _sum_tree(base_leaves, plies, updates, rng):
+    n = base_leaves.size
+    size = sumtree.leaves_for(n)
+    tree = np.zeros(2 * size)
+    tree[size:size + n] = base_leaves
+    sumtree.rebuild(tree, 0, size)
+    check = 0.0
+    for _ in range(plies):
+        for _ in range(updates):
+            slot = random_index(rng, n)
+            sumtree.set_leaf(tree, 0, size, slot, base_leaves[slot] * random_float(rng))
+        check += sumtree.draw(tree, 0, size, random_float(rng) * tree[1])
+    return check
+
+
+@njit(fastmath={"reassoc", "nsz", "arcp", "contract"})
+def _total(leaves):
+    """Reassociated, so that LLVM sums four lanes at a time."""
+    total = 0.0
+    for i in range(leaves.size):
+        total += leaves[i]
+    return total
+
+
+@njit
+def _flat_draw(leaves, r):
+    """Skip whole blocks of 8 by their sums, then scan the block (never an empty leaf)."""
+    n = leaves.size
+    i = 0
+    while i + 8 <= n:
+        block = 0.0
+        for j in range(i, i + 8):
+            block += leaves[j]
+        if r < block:
+            break
+        r -= block
+        i += 8
+    last = i
+    while i < n:
+        if leaves[i] > 0.0:
+            last = i
+            if r < leaves[i]:
+                return i
+            r -= leaves[i]
+        i += 1
+    return last
+
+
+@njit
+def _flat(base_leaves, plies, updates, rng):
+    n = base_leaves.size
+    leaves = base_leaves.copy()
+    check = 0.0
+    for _ in range(plies):
+        for _ in range(updates):
+            slot = random_index(rng, n)
+            leaves[slot] = base_leaves[slot] * random_float(rng)
+        check += _flat_draw(leaves, random_float(rng) * _total(leaves))
+    return check
+
+
+def _ns_per_ply(kernel, n, updates, plies, rounds):
+    base_leaves = np.exp(np.random.default_rng(1).normal(size=n))
+    kernel(base_leaves, 10, updates, make_rng(1))  # compile
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        kernel(base_leaves, plies, updates, make_rng(1))
+        times.append(time.perf_counter() - start)
+    return 1e9 * float(np.median(times)) / plies
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--plies", type=int, default=200_000)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    # (slots, leaves changed a ply): Yavalath PPA, Domineering PPA, Hex 11x11 PPA and PPAF, Go 9x9, Gomoku 15x15
+    for n, updates in [(62, 1), (64, 7), (122, 1), (122, 13), (81, 5), (225, 1), (225, 9)]:
+        rng_only = _ns_per_ply(_rng_only, n, updates, args.plies, args.rounds)
+        tree = _ns_per_ply(_sum_tree, n, updates, args.plies, args.rounds) - rng_only
+        flat = _ns_per_ply(_flat, n, updates, args.plies, args.rounds) - rng_only
+        print(f"slots {n:3d}, {updates:2d} leaves a ply: rng only {rng_only:5.1f} ns; net of it, sum tree "
+              f"{tree:5.1f} ns, flat {flat:5.1f} ns (flat / tree {flat / tree:.2f})")
+
+
+if __name__ == "__main__":
+    main()
