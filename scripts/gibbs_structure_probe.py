@@ -1,12 +1,16 @@
 """What a Gibbs draw's bookkeeping costs a playout ply: engine 2's sum tree against flat leaves with a vectorised
-normaliser and a scan by blocks of 8 (the "engine 3" issue 25's notes considered), net of the random numbers.
+normaliser and a scan by blocks of 8 (the "engine 3" issue 25's notes considered), and the same sum tree walked
+without a branch on the direction, all net of the random numbers.
 
 Each ply changes ``updates`` random leaves of ``n`` (a slot's weight changing, as a placement and its neighbours'
 codes do), then draws one slot for ``r`` uniform in [0, total).  ``rng only`` draws the same random numbers and
 does nothing else, so each structure's own cost is its time less that one.  Medians of ``--rounds`` runs of
-``--plies`` plies, one process.  The weights are lognormal and never learned, so the draw's walk turns at random:
-in a search, PPA's learned weights make many draws' turns predictable and the walk cheaper than here (a branch-free
-walk, twice as fast here, was 6% slower in PPA's Yavalath searches: ``data/bench/gibbs_structure_probe_*.txt``).
+``--plies`` plies, one process.  Before timing, the branch-free walk is checked to pick the slot ``sumtree.draw``
+picks on random trees (zeros among the leaves) at every cumulative boundary and its neighbouring floats.  The
+weights are lognormal and never learned, so the draw's walk turns at random: in a search, PPA's learned weights make
+many draws' turns predictable and the branching walk cheaper than here (the branch-free one, twice as fast here, was
+6% slower in PPA's Yavalath searches: ``data/bench/gibbs_structure_probe_*.txt``).  From the repository's root, with
+the package importable (``pip install -e .``, as ``scripts/test.sh`` sets up, or ``PYTHONPATH=.``):
 
     python scripts/gibbs_structure_probe.py
 """
@@ -46,6 +50,58 @@ def _sum_tree(base_leaves, plies, updates, rng):
     return check
 
 
+@njit
+def _branch_free_draw(tree, size, r):
+    """``sumtree.draw`` with the direction selected, not branched on: right exactly when ``r >= left`` and
+    ``right > 0`` (the walk enters only nodes whose sum is > 0, so a zero ``left`` means a positive ``right``)."""
+    i = 1
+    while i < size:
+        i = 2 * i
+        left = tree[i]
+        right = tree[i + 1]
+        right_way = (r >= left) & (right > 0.0)
+        r = r - left if right_way else r
+        i += np.int64(right_way)
+    return i - size
+
+
+@njit
+def _sum_tree_branch_free(base_leaves, plies, updates, rng):
+    n = base_leaves.size
+    size = sumtree.leaves_for(n)
+    tree = np.zeros(2 * size)
+    tree[size:size + n] = base_leaves
+    sumtree.rebuild(tree, 0, size)
+    check = 0.0
+    for _ in range(plies):
+        for _ in range(updates):
+            slot = random_index(rng, n)
+            sumtree.set_leaf(tree, 0, size, slot, base_leaves[slot] * random_float(rng))
+        check += _branch_free_draw(tree, size, random_float(rng) * tree[1])
+    return check
+
+
+def _check_branch_free_draw(trees=3000):
+    """The branch-free walk picks ``sumtree.draw``'s slot at every cumulative boundary, on random trees."""
+    generator = np.random.default_rng(5)
+    for _ in range(trees):
+        n = int(generator.integers(1, 130))
+        leaves = np.where(generator.random(n) < 0.4, 0.0, np.exp(3 * generator.normal(size=n)))
+        if leaves.sum() == 0.0:
+            continue
+        size = sumtree.leaves_for(n)
+        tree = np.zeros(2 * size)
+        tree[size:size + n] = leaves
+        sumtree.rebuild(tree, 0, size)
+        bounds = np.concatenate([[0.0], np.cumsum(leaves)])
+        candidates = list(generator.random(20) * tree[1]) + [np.nextafter(tree[1], 0.0)]
+        for bound in bounds[:-1]:
+            candidates += [bound, np.nextafter(bound, -1.0), np.nextafter(bound, np.inf)]
+        for r in candidates:
+            if 0.0 <= r < tree[1]:
+                assert _branch_free_draw(tree, size, r) == sumtree.draw(tree, 0, size, r), (n, r)
+
+
 @njit(fastmath={"reassoc", "nsz", "arcp", "contract"})
 def _total(leaves):
     """Reassociated, so that LLVM sums four lanes at a time."""
@@ -57,7 +113,8 @@ def _total(leaves):
 
 @njit
 def _flat_draw(leaves, r):
-    """Skip whole blocks of 8 by their sums, then scan the block (never an empty leaf)."""
+    """Skip whole blocks of 8 by their sums, then scan the block; never an empty leaf (where rounding leaves ``r``
+    at or past the total, the last positive leaf)."""
     n = leaves.size
     i = 0
     while i + 8 <= n:
@@ -68,15 +125,14 @@ def _flat_draw(leaves, r):
             break
         r -= block
         i += 8
-    last = i
-    while i < n:
-        if leaves[i] > 0.0:
-            last = i
-            if r < leaves[i]:
-                return i
-            r -= leaves[i]
-        i += 1
-    return last
+    for j in range(i, n):
+        if leaves[j] > 0.0 and r < leaves[j]:
+            return j
+        r -= leaves[j]
+    for j in range(n - 1, -1, -1):
+        if leaves[j] > 0.0:
+            return j
+    return -1
 
 
 @njit
@@ -108,13 +164,17 @@ def main():
     parser.add_argument("--plies", type=int, default=200_000)
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    # (slots, leaves changed a ply): Yavalath PPA, Domineering PPA, Hex 11x11 PPA and PPAF, Go 9x9, Gomoku 15x15
+    _check_branch_free_draw()
+    print("branch-free walk: the same slot as sumtree.draw at every cumulative boundary of 3,000 random trees")
+    # (slots, leaves changed a ply): Yavalath PPA, Domineering 8x8 PPA, Hex 11x11 PPA and PPAF, Go 9x9,
+    # Gomoku 15x15 PPA and PPAF
     for n, updates in [(62, 1), (64, 7), (122, 1), (122, 13), (81, 5), (225, 1), (225, 9)]:
         rng_only = _ns_per_ply(_rng_only, n, updates, args.plies, args.rounds)
         tree = _ns_per_ply(_sum_tree, n, updates, args.plies, args.rounds) - rng_only
+        free = _ns_per_ply(_sum_tree_branch_free, n, updates, args.plies, args.rounds) - rng_only
         flat = _ns_per_ply(_flat, n, updates, args.plies, args.rounds) - rng_only
         print(f"slots {n:3d}, {updates:2d} leaves a ply: rng only {rng_only:5.1f} ns; net of it, sum tree "
-              f"{tree:5.1f} ns, flat {flat:5.1f} ns (flat / tree {flat / tree:.2f})")
+              f"{tree:5.1f} ns, branch-free walk {free:5.1f}, flat {flat:5.1f} (flat / tree {flat / tree:.2f})")
 
 
 if __name__ == "__main__":

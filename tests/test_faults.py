@@ -82,10 +82,9 @@ def test_fault_injection_short_version(tmp_path):
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "fault_injection.py"), "--kills", "1",
                           "--games-per-cell", "20", "--playouts", "1500", "--max-delay", "1.5",
                           "--workdir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
-    lines = out.stdout.strip().splitlines()
-    assert lines, f"fault_injection.py printed nothing (exit {out.returncode}); its stderr ends:\n{out.stderr[-3000:]}"
-    summary = json.loads(lines[-1])
-    assert out.returncode == 0, summary
+    assert out.returncode == 0, (f"fault_injection.py exited {out.returncode}; its output ends:\n"
+                                 f"{out.stdout[-1000:]}\nand its stderr:\n{out.stderr[-3000:]}")
+    summary = json.loads(out.stdout.strip().splitlines()[-1])
     assert summary["kills"] >= 1 and summary["stored_after_each_kill"][0] < summary["planned"]
     assert summary["duplicates"] == 0 and summary["stored"] == summary["planned"] == 80
 

@@ -31,8 +31,8 @@ MOVE = st.integers(0, 6).flatmap(lambda p: st.tuples(st.integers(0, p), st.just(
 
 
 def _pool(pairs, before, filler):
-    """A flat (a, b) pool, as the search keeps ``pool_stats`` and ``pool_amaf``: ``before`` entries of ``filler``
-    (another node's moves), then ``pairs``: the rules read it at offset ``before``."""
+    """A flat pool of (wins, visits) pairs, as the search keeps ``pool_stats`` and ``pool_amaf``: ``before`` copies
+    of ``filler`` (another node's moves), then ``pairs``: the rules read it at offset ``before``."""
     return np.array([float(x) for _ in range(before) for x in filler] + [float(x) for pair in pairs for x in pair])
 
 
