@@ -35,7 +35,8 @@ def _rng_only(base_leaves, plies, updates, rng):
 
 
 @njit
-def _sum_tree(base_leaves, plies, updates, rng):
+def _sum_tree(base_leaves, plies, updates, rng, branch_free):
+    """Engine 2's sum tree, drawn by ``sumtree.draw`` or, with ``branch_free``, by ``_branch_free_draw``."""
     n = base_leaves.size
     size = sumtree.leaves_for(n)
     tree = np.zeros(2 * size)
@@ -46,7 +47,8 @@ def _sum_tree(base_leaves, plies, updates, rng):
         for _ in range(updates):
             slot = random_index(rng, n)
             sumtree.set_leaf(tree, 0, size, slot, base_leaves[slot] * random_float(rng))
-        check += sumtree.draw(tree, 0, size, random_float(rng) * tree[1])
+        r = random_float(rng) * tree[1]
+        check += _branch_free_draw(tree, size, r) if branch_free else sumtree.draw(tree, 0, size, r)
     return check
 
 
@@ -63,22 +65,6 @@ def _branch_free_draw(tree, size, r):
         r = r - left if right_way else r
         i += np.int64(right_way)
     return i - size
-
-
-@njit
-def _sum_tree_branch_free(base_leaves, plies, updates, rng):
-    n = base_leaves.size
-    size = sumtree.leaves_for(n)
-    tree = np.zeros(2 * size)
-    tree[size:size + n] = base_leaves
-    sumtree.rebuild(tree, 0, size)
-    check = 0.0
-    for _ in range(plies):
-        for _ in range(updates):
-            slot = random_index(rng, n)
-            sumtree.set_leaf(tree, 0, size, slot, base_leaves[slot] * random_float(rng))
-        check += _branch_free_draw(tree, size, random_float(rng) * tree[1])
-    return check
 
 
 def _check_branch_free_draw(trees=3000):
@@ -148,13 +134,13 @@ def _flat(base_leaves, plies, updates, rng):
     return check
 
 
-def _ns_per_ply(kernel, n, updates, plies, rounds):
+def _ns_per_ply(kernel, n, updates, plies, rounds, *options):
     base_leaves = np.exp(np.random.default_rng(1).normal(size=n))
-    kernel(base_leaves, 10, updates, make_rng(1))  # compile
+    kernel(base_leaves, 10, updates, make_rng(1), *options)  # compile
     times = []
     for _ in range(rounds):
         start = time.perf_counter()
-        kernel(base_leaves, plies, updates, make_rng(1))
+        kernel(base_leaves, plies, updates, make_rng(1), *options)
         times.append(time.perf_counter() - start)
     return 1e9 * float(np.median(times)) / plies
 
@@ -170,8 +156,8 @@ def main():
     # Gomoku 15x15 PPA and PPAF
     for n, updates in [(62, 1), (64, 7), (122, 1), (122, 13), (81, 5), (225, 1), (225, 9)]:
         rng_only = _ns_per_ply(_rng_only, n, updates, args.plies, args.rounds)
-        tree = _ns_per_ply(_sum_tree, n, updates, args.plies, args.rounds) - rng_only
-        free = _ns_per_ply(_sum_tree_branch_free, n, updates, args.plies, args.rounds) - rng_only
+        tree = _ns_per_ply(_sum_tree, n, updates, args.plies, args.rounds, False) - rng_only
+        free = _ns_per_ply(_sum_tree, n, updates, args.plies, args.rounds, True) - rng_only
         flat = _ns_per_ply(_flat, n, updates, args.plies, args.rounds) - rng_only
         print(f"slots {n:3d}, {updates:2d} leaves a ply: rng only {rng_only:5.1f} ns; net of it, sum tree "
               f"{tree:5.1f} ns, branch-free walk {free:5.1f}, flat {flat:5.1f} (flat / tree {flat / tree:.2f})")
