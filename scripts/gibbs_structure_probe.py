@@ -35,13 +35,20 @@ def _rng_only(base_leaves, plies, updates, rng):
 
 
 @njit
+def _tree_of(leaves):
+    """A sum tree over ``leaves`` in ``sumtree``'s layout (at base 0), and its number of leaf places."""
+    size = sumtree.leaves_for(leaves.size)
+    tree = np.zeros(2 * size)
+    tree[size:size + leaves.size] = leaves
+    sumtree.rebuild(tree, 0, size)
+    return tree, size
+
+
+@njit
 def _sum_tree(base_leaves, plies, updates, rng, branch_free):
     """Engine 2's sum tree, drawn by ``sumtree.draw`` or, with ``branch_free``, by ``_branch_free_draw``."""
     n = base_leaves.size
-    size = sumtree.leaves_for(n)
-    tree = np.zeros(2 * size)
-    tree[size:size + n] = base_leaves
-    sumtree.rebuild(tree, 0, size)
+    tree, size = _tree_of(base_leaves)
     check = 0.0
     for _ in range(plies):
         for _ in range(updates):
@@ -75,10 +82,7 @@ def _check_branch_free_draw(trees=3000):
         leaves = np.where(generator.random(n) < 0.4, 0.0, np.exp(3 * generator.normal(size=n)))
         if leaves.sum() == 0.0:
             continue
-        size = sumtree.leaves_for(n)
-        tree = np.zeros(2 * size)
-        tree[size:size + n] = leaves
-        sumtree.rebuild(tree, 0, size)
+        tree, size = _tree_of(leaves)
         bounds = np.concatenate([[0.0], np.cumsum(leaves)])
         candidates = list(generator.random(20) * tree[1]) + [np.nextafter(tree[1], 0.0)]
         for bound in bounds[:-1]:
