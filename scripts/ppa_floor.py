@@ -1,0 +1,359 @@
+"""A floor under PPA's and PPAF's cost per iteration, against issue 25's target (at most 2x UCT's), per game.
+
+An exact engine for Cazenave's Gibbs playouts (2015, Alg. 3; 2016) must, at every playout ply, at least
+
+* play the move (``play``: the game's own work, which UCT's playouts do too);
+* draw one move from the legal moves' weights (here: one walk of a sum tree whose turns are always the same, so
+  every branch is predicted; a branch-free walk and flat leaves were slower in
+  ``data/bench/gibbs_structure_probe_*.txt``);
+* for each (slot, player) whose code changes (a move made illegal, a neighbour's pattern for PPAF): read the new
+  code's weight, put it in the sampler (one sum-tree leaf), and add the closed interval's sum of 1 / z to its
+  code's total (one read of the slot's open ply, one read-modify-write of the total; the literal Alg. 4 instead
+  walks every legal move of every ply, which costs more).
+
+The floor of an iteration is the agent's plies per iteration (measured in its searches: learned playouts can be
+longer) times the sum of those three, each timed alone at its cheapest here; it leaves out the search tree, the
+codes' computation, the records of each ply, the adapt's ``exp`` of every updated code and the restart of the
+sum trees, so the true minimum is higher.  A cell whose floor exceeds 2x UCT's iteration cannot meet the target
+with any exact engine built from these parts; a cell under it can, and the gap between its floor and its measured
+cost says how much of its time is in the parts the floor leaves out.
+
+The code changes per ply are counted in uniform random playouts (learned playouts differ in length, and a little in
+which moves they play), every slot's codes compared before and after each move.  ``play`` is timed by replaying
+those playouts' moves.  Searches are interleaved (UCT, PPA, PPAF, in turn, ``--repeats`` times) from the start
+position, medians of time per iteration; plies per iteration are means.  From the repository's root, with the
+package importable:
+
+    python scripts/ppa_floor.py                       # the games of issue 25's target
+    python scripts/ppa_floor.py --games hex:11 --repeats 5
+"""
+import argparse
+import math
+import statistics
+import time
+
+import numpy as np
+from numba import njit
+
+from ppalib import make_rng
+from ppalib._rng import random_index
+from ppalib.agents import make_agent, search
+from ppalib.games import make_game
+from ppalib.games._common import H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES
+from ppalib.kernels import sumtree
+
+TARGET = 2.0
+CHANGES_TIMED = 8  # code changes a ply in the sampler's timing (its cost a change is the slope, over 8 for less noise)
+GAMES = ("go:8", "atarigo:8", "nogo:8", "domineering:8", "hex:11", "gomoku:15", "yavalath:5", "fanorona:5")
+
+
+def _game_kernels(module):
+    """Recording, replaying and change-counting loops compiled against one game module's functions (a script's
+    closures: compiled each run, never cached)."""
+    init_state, legal_moves, play, random_move = module.init_state, module.legal_moves, module.play, module.random_move
+    slot_code = getattr(module, "slot_code", None)
+
+    @njit
+    def record(spec, playouts, seed, plies_room):
+        """``playouts`` uniform random games from the start: their moves end to end, and each game's offset."""
+        np.random.seed(seed)
+        out = np.empty(plies_room, dtype=np.int64)
+        offsets = np.zeros(playouts + 1, dtype=np.int64)
+        buffer = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+        k = 0
+        for p in range(playouts):
+            state = init_state(spec)
+            while state[H_WINNER] == ONGOING:
+                n = legal_moves(spec, state, buffer)
+                if n == 0:
+                    break
+                move = buffer[np.random.randint(n)]
+                out[k] = move
+                k += 1
+                play(spec, state, move)
+            offsets[p + 1] = k
+        return out[:k], offsets
+
+    @njit
+    def replay(spec, moves, offsets, rounds, with_play):
+        """Replay every recorded game ``rounds`` times from a copy of the start (``with_play`` False: the copies
+        and the loop alone, to net them out)."""
+        root = init_state(spec)
+        state = root.copy()
+        check = 0
+        for _ in range(rounds):
+            for p in range(offsets.size - 1):
+                state[:] = root
+                for i in range(offsets[p], offsets[p + 1]):
+                    if with_play:
+                        play(spec, state, moves[i])
+                    else:
+                        state[i % state.size] += moves[i]
+                check += state[H_WINNER]
+        return check
+
+    @njit
+    def random_playouts(spec, count, rng):
+        """``count`` uniform random playouts from the start as UCT's are played (``random_move``, ``play``): the
+        plies played."""
+        root = init_state(spec)
+        state = root.copy()
+        buffer = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+        plies = 0
+        for _ in range(count):
+            state[:] = root
+            while state[H_WINNER] == ONGOING:
+                move = random_move(spec, state, rng, buffer)
+                if move < 0:
+                    break
+                play(spec, state, move)
+                plies += 1
+        return plies
+
+    @njit
+    def changes(spec, moves, offsets, slots, with_context, ncodes):
+        """(slot, player) code changes after each move that leaves the game going, the plies played, and the
+        distinct codes legal at some ply of the winner's (those Alg. 4 updates) summed over the decided games,
+        those games' number, and the mean number of distinct codes a game meets (both players': its working
+        set)."""
+        root = init_state(spec)
+        state = root.copy()
+        current = np.empty(2 * slots, dtype=np.int64)
+        seen = np.full(2 * ncodes, -1, dtype=np.int64)
+        distinct = np.zeros(2, dtype=np.int64)
+        buffer = np.empty(spec[S_MAX_MOVES], dtype=np.int64)
+        total = 0
+        plies = 0
+        touched = 0
+        decided = 0
+        working = 0
+        for p in range(offsets.size - 1):
+            state[:] = root
+            distinct[:] = 0
+            for j in range(2 * slots):
+                current[j] = slot_code(spec, state, j % slots, j // slots, with_context)
+            for i in range(offsets[p], offsets[p + 1]):
+                mover = state[H_TO_MOVE]
+                for j in range(mover * slots, (mover + 1) * slots):
+                    code = current[j]
+                    if code >= 0 and seen[mover * ncodes + code] != p:
+                        seen[mover * ncodes + code] = p
+                        distinct[mover] += 1
+                play(spec, state, moves[i])
+                plies += 1
+                if state[H_WINNER] != ONGOING:
+                    break
+                for j in range(2 * slots):
+                    code = slot_code(spec, state, j % slots, j // slots, with_context)
+                    if code != current[j]:
+                        total += 1
+                        current[j] = code
+            working += distinct[0] + distinct[1]
+            if state[H_WINNER] == ONGOING:  # a stuck mover's loss is written by legal_moves
+                legal_moves(spec, state, buffer)
+            if state[H_WINNER] == 0 or state[H_WINNER] == 1:
+                touched += distinct[state[H_WINNER]]
+                decided += 1
+        return total, plies, touched, decided, working / (offsets.size - 1)
+
+    return record, replay, random_playouts, (changes if slot_code is not None else None)
+
+
+@njit
+def _sampler_plies(tree, size, slots, weight, acc, pref, open_ply, plies, per_ply, rng, work):
+    """``plies`` plies of the sampler's floor: ``per_ply`` code changes (a random slot's leaf set to a random
+    code's weight, its interval's 1 / z sum added to the code's total, the slot's interval reopened), then one draw
+    whose turns are always the same.  Without ``work`` the same random numbers only (to net them out).  The codes
+    are drawn from ``weight.size``, the few a playout meets, so that every access hits the cache."""
+    ncodes = weight.size
+    row = pref.size
+    check = 0.0
+    for ply in range(plies):
+        now = ply % row
+        for _ in range(per_ply):
+            slot = random_index(rng, slots)
+            code = random_index(rng, ncodes)
+            if work:
+                acc[code] += pref[now] - pref[open_ply[slot]]
+                open_ply[slot] = now
+                sumtree.set_leaf(tree, 0, size, slot, weight[code])
+            else:
+                check += slot + code
+        if work:
+            check += sumtree.draw(tree, 0, size, 0.37 * tree[1])
+    return check + acc[0]
+
+
+@njit
+def _exp_updates(policy, weight, count, rng, work):
+    """``count`` updates of a random code's policy and its cached weight ``exp(policy)`` (the adapt's last step,
+    ``learning._ppa_apply``); without ``work`` the random numbers alone."""
+    check = 0.0
+    for i in range(count):
+        code = random_index(rng, policy.size)
+        if work:
+            policy[code] -= 1e-3
+            weight[code] = math.exp(policy[code])
+        else:
+            check += code
+    return check + weight[0]
+
+
+def _median_ns(function, per, rounds=5):
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        function()
+        times.append((time.perf_counter() - start) / per * 1e9)
+    return statistics.median(times)
+
+
+def sampler_costs(slots, working, per_ply, plies=200_000):
+    """(ns a ply of the draw alone, ns a code change), net of the random numbers, with ``working`` codes."""
+    rng = make_rng(3)
+    size = sumtree.leaves_for(slots)
+    tree = np.zeros(2 * size)
+    tree[size:size + slots] = np.exp(np.random.default_rng(4).normal(size=slots))
+    sumtree.rebuild(tree, 0, size)
+    weight = np.exp(np.sin(np.arange(working) * 1.0))
+    acc = np.zeros(working)
+    pref = np.cumsum(np.full(256, 0.01))
+    open_ply = np.zeros(slots, dtype=np.int64)
+
+    def run(count, changes, work):
+        return lambda: _sampler_plies(tree, size, slots, weight, acc, pref, open_ply, count, changes, rng, work)
+
+    run(10, per_ply, True)()
+    run(10, per_ply, False)()
+    draw = _median_ns(run(plies, 0, True), plies)
+    with_changes = _median_ns(run(plies, per_ply, True), plies)
+    rng_only = _median_ns(run(plies, per_ply, False), plies)
+    return draw, (with_changes - rng_only - draw) / per_ply
+
+
+def exp_cost(working, count=2_000_000):
+    """ns an adapted code's ``exp``, net of the random numbers, over ``working`` codes."""
+    rng = make_rng(5)
+    policy = np.sin(np.arange(working) * 1.0)
+    weight = np.ones(working)
+    _exp_updates(policy, weight, 10, rng, True)
+    _exp_updates(policy, weight, 10, rng, False)
+    return (_median_ns(lambda: _exp_updates(policy, weight, count, rng, True), count)
+            - _median_ns(lambda: _exp_updates(policy, weight, count, rng, False), count))
+
+
+def searches(game, playouts, repeats):
+    """Interleaved searches of the start position: per agent, (median us an iteration, mean plies an iteration)."""
+    root = game.initial_state()
+    rng = make_rng(1)
+    agents = {"uct": make_agent("uct", playouts),
+              "ppa": make_agent("ppa", playouts, playout_engine=2),
+              "ppaf": make_agent("ppaf", playouts, playout_engine=2)}
+    for agent in agents.values():
+        search(game, root, agent, rng)
+    times = {kind: [] for kind in agents}
+    plies = {kind: 0 for kind in agents}
+    for _ in range(repeats):
+        for kind, agent in agents.items():
+            start = time.perf_counter()
+            result = search(game, root, agent, rng, return_details=True)
+            times[kind].append((time.perf_counter() - start) / playouts * 1e6)
+            plies[kind] += result.plies
+    return {kind: (statistics.median(times[kind]), plies[kind] / (playouts * repeats)) for kind in agents}
+
+
+def measure(name, size, playouts, repeats, recorded):
+    game = make_game(name, size)
+    module, spec = game.rule.module, game.spec
+    record, replay, random_playouts, changes = _game_kernels(module)
+    moves, offsets = record(spec, recorded, 11, recorded * 4096)
+    replay(spec, moves, offsets, 1, True)
+    replay(spec, moves, offsets, 1, False)
+    rounds = max(1, 2_000_000 // max(1, moves.size))
+    per = moves.size * rounds
+    play_ns = (_median_ns(lambda: replay(spec, moves, offsets, rounds, True), per)
+               - _median_ns(lambda: replay(spec, moves, offsets, rounds, False), per))
+    rng = make_rng(9)
+    count = max(1, rounds * recorded)
+    plies_random = random_playouts(spec, count, rng)
+    random_ns = _median_ns(lambda: random_playouts(spec, count, rng), plies_random)
+    measured = searches(game, playouts, repeats)
+    uct_us, uct_plies = measured["uct"]
+    # UCT's iteration less its plies' random playout moves (its descent's plies play but draw nothing, so this
+    # takes a little too much away): the search tree's own part, which PPA's iteration has too.
+    tree_us = max(0.0, uct_us - uct_plies * random_ns / 1000)
+    rows = []
+    slots = module.num_slots(spec) if changes is not None else 0
+    for kind, with_context in (("ppa", False), ("ppaf", True)):
+        us, plies = measured[kind]
+        if changes is not None and slots > 0:
+            ncodes = game.num_codes(with_context)
+            total, counted, touched, decided, working = changes(spec, moves, offsets, slots, with_context, ncodes)
+            working = max(1, round(working))
+            per_ply = total / counted
+            adapted = touched / max(1, decided)
+            draw_ns, change_ns = sampler_costs(slots, working, CHANGES_TIMED)
+            sampler = draw_ns + per_ply * change_ns
+            exp_ns = exp_cost(working)
+        else:  # no incremental slots (the learned playouts list the moves each ply): play alone
+            per_ply = adapted = working = draw_ns = change_ns = exp_ns = float("nan")
+        # What any exact engine does: the search tree (UCT's), each ply's play, each adapted code's exp.
+        fixed_us = tree_us + plies * play_ns / 1000 + (0.0 if math.isnan(adapted) else adapted * exp_ns / 1000)
+        budget_ns = (TARGET * uct_us - fixed_us) * 1000 / plies  # left a ply for the draw and the code changes
+        sum_tree_ns = draw_ns + per_ply * change_ns
+        if us <= TARGET * uct_us:
+            verdict = "met"
+        elif budget_ns <= 0:
+            verdict = "out of reach"
+        elif math.isnan(sum_tree_ns):
+            verdict = "not excluded (no slots: no sum tree timed)"
+        elif sum_tree_ns > budget_ns:
+            verdict = "out of reach on a sum tree"
+        else:
+            verdict = "within reach"
+        rows.append(dict(game=f"{name}:{size}", agent=kind, uct_us=uct_us, uct_plies=uct_plies, tree_us=tree_us,
+                         agent_us=us, plies=plies, play_ns=play_ns, changes=per_ply, working=working,
+                         adapted=adapted, exp_ns=exp_ns, draw_ns=draw_ns, change_ns=change_ns, fixed_us=fixed_us,
+                         budget_ns=budget_ns, sum_tree_ns=sum_tree_ns, rest_ns=(us - fixed_us) * 1000 / plies,
+                         verdict=verdict))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), metavar="GAME:SIZE")
+    parser.add_argument("--playouts", type=int, default=3000, help="iterations of each search (default 3000)")
+    parser.add_argument("--repeats", type=int, default=7, help="interleaved searches of each agent (default 7)")
+    parser.add_argument("--recorded", type=int, default=200, help="random games counted and replayed (default 200)")
+    args = parser.parse_args()
+    for value, name in ((args.playouts, "--playouts"), (args.repeats, "--repeats"), (args.recorded, "--recorded")):
+        if value < 1:
+            parser.error(f"{name} must be at least 1, got {value}")
+    cells = []
+    for text in args.games:
+        name, _, size = text.partition(":")
+        if not size.isdigit():
+            parser.error(f"--games takes GAME:SIZE, got {text!r}")
+        make_game(name, int(size))  # a bad name or size fails here, before any work
+        cells.append((name, int(size)))
+    rows = [r for name, size in cells for r in measure(name, size, args.playouts, args.repeats, args.recorded)]
+    print("### What was measured\n")
+    print("| game | agent | UCT us/it (plies/it) | UCT's tree us/it | agent us/it (x UCT) | agent plies/it | play ns/ply | "
+          "code changes/ply | codes met/game | codes adapted/it | exp ns | draw ns | ns/change |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['game']} | {r['agent']} | {r['uct_us']:.2f} ({r['uct_plies']:.1f}) | {r['tree_us']:.2f} | "
+              f"{r['agent_us']:.2f} ({r['agent_us'] / r['uct_us']:.2f}) | {r['plies']:.1f} | {r['play_ns']:.1f} | "
+              f"{r['changes']:.2f} | {r['working']:.0f} | {r['adapted']:.0f} | {r['exp_ns']:.1f} | "
+              f"{r['draw_ns']:.1f} | {r['change_ns']:.1f} |")
+    print("\n### Against the target (the agent's iteration at most 2x UCT's)\n")
+    print("| game | agent | floor without the sampler us/it (x UCT) | left a ply for the sampler ns | "
+          "sum tree's sampler ns/ply | the agent's ns/ply above the floor | target |")
+    print("|---|---|---:|---:|---:|---:|---|")
+    for r in rows:
+        print(f"| {r['game']} | {r['agent']} | {r['fixed_us']:.2f} ({r['fixed_us'] / r['uct_us']:.2f}) | "
+              f"{r['budget_ns']:.1f} | {r['sum_tree_ns']:.1f} | {r['rest_ns']:.1f} | {r['verdict']} |")
+
+
+if __name__ == "__main__":
+    main()
