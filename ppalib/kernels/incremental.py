@@ -14,7 +14,10 @@ winner.  Per code that is ``alpha * weight[code]`` times the sum of ``1 / z_t`` 
 of that code was legal: a slot stays legal with one code over an *interval* of plies, so with per-player prefix
 sums of ``1 / z_t`` (``pref``) each interval adds ``pref[end] - pref[start]`` to its code's total when it closes
 (``ppalib.kernels.learning.close_interval``), and the adapt costs O(slots + plies) instead of O(sum of list
-lengths).  The totals are kept per player, so the winner's are applied (``learning.ppa_adapt_incremental``).
+lengths).  Only the winner's totals are applied (``learning.ppa_adapt_incremental``), and the winner is known at
+the end: so a playout only logs each closed interval (``log_interval``: its code and its two plies, per player),
+and ``close_all`` adds the winner's log to the totals in the order it was written, the same sums in the same order
+as adding each when it closed, without the loser's half of the work.
 A PPA search fills the trees at the root (``start`` once, then ``restart`` every iteration from the root's saved
 codes) and keeps them through its tree's descent (``descend``), so the descent's plies are counted the same way
 (``tree_ply``) instead of listing every node's moves' codes.
@@ -77,11 +80,28 @@ def dirty_capacity(slots):
     return 20 * slots + 64
 
 
+@noalloc_jit
+def log_size(slots, max_seq):
+    """Length of the interval log (``log_interval``): per player a count and two entries an interval; a slot's code
+    changes at most once a ply for each player (each dirty slot is refreshed once), over at most ``max_seq`` plies."""
+    return 2 * (1 + 2 * slots * max_seq)
+
+
 @inline_jit
-def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_code, open_ply, nseq, learn_ppa, pref,
-             acc, acc_mark, acc_touched, acc_count, ncodes):
-    """Recompute ``slot`` for both players; a changed code closes the slot's interval and opens a new one.  When
-    both players' leaves change (a placement fills a cell for both) the two trees are updated in one walk."""
+def log_interval(log, player, code, start, end):
+    """Log that a slot was legal for ``player`` with ``code`` from ply ``start`` to ``end`` (excluded); ``log``
+    holds, per player, its count then (code, start << 32 | end) pairs (``log_size``)."""
+    base = player * (log.size // 2)
+    count = log[nowrap(base)]
+    log[nowrap(base + 1 + 2 * count)] = code
+    log[nowrap(base + 2 + 2 * count)] = (start << 32) | end
+    log[nowrap(base)] = count + 1
+
+
+@inline_jit
+def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_code, open_ply, nseq, learn_ppa, log):
+    """Recompute ``slot`` for both players; a changed code closes (logs) the slot's interval and opens a new one.
+    When both players' leaves change (a placement fills a cell for both) the two trees are updated in one walk."""
     changed = 0
     value0 = 0.0
     value1 = 0.0
@@ -92,8 +112,7 @@ def _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_co
         old = cur_code[nowrap(j)]
         if code != old:
             if learn_ppa and old >= 0:
-                close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, old, ncodes, open_ply[nowrap(j)],
-                               nseq)
+                log_interval(log, player, old, open_ply[nowrap(j)], nseq)
             cur_code[nowrap(j)] = code
             open_ply[nowrap(j)] = nseq
             value = weight[nowrap(code)] if code >= 0 else 0.0
@@ -151,9 +170,10 @@ def restart(root_code, weight, slots, size, trees, cur_code, open_ply, pref):
 
 
 def _advance(spec, state, move, with_context, weight, learn_ppa, slots, size, trees, cur_code, open_ply, dirty, seen,
-            memo, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq):
+            memo, log, nseq):
     """Play ``move`` (ply ``nseq - 1``, already recorded) and, unless the game ended, refresh the slots it made
-    dirty (``dirty_slots``), each once, their changed codes' intervals closed and reopened at ply ``nseq``."""
+    dirty (``dirty_slots``), each once, their changed codes' intervals closed (logged) and reopened at ply
+    ``nseq``."""
     before_play(spec, state, move, memo)
     game.play(spec, state, move)
     if state[H_WINNER] != ONGOING:
@@ -166,7 +186,7 @@ def _advance(spec, state, move, with_context, weight, learn_ppa, slots, size, tr
             continue
         seen[slot] = seen[slots]
         _refresh(spec, state, slot, slots, size, with_context, weight, trees, cur_code, open_ply, nseq,
-                 learn_ppa, pref, acc, acc_mark, acc_touched, acc_count, ncodes)
+                 learn_ppa, log)
 
 
 # Inlined in the playout's loop; a call from the search's descent (inlined there, the Go family's refresh made the
@@ -203,16 +223,16 @@ def _none_legal(cur_code, player, slots):
 
 @noalloc_jit
 def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slots, size, trees, cur_code, open_ply,
-                  dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, ncodes,
-                  seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code, nseq, stop):
+                  dirty, seen, memo, moves, scratch, pref, log, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
+                  seq_code, nseq, stop):
     """Play Gibbs moves from ``state`` (ongoing, with legal moves; its sum trees filled by ``start`` and kept by
     ``advance`` since) to the end (or until ``nseq`` reaches ``stop``: tests), recording each ply as engine 1 does
     (``seq_player``, ``seq_move``, ``seq_chosen``; ``seq_code`` for GRAVE); return the new ``nseq``.
 
     A ply drawn from the tree gets an empty list in ``seq_off`` and adds ``1 / z`` to its mover's prefix sum
     (``pref``, a row of ``pref.size // 2`` per player); a ply drawn from the game's list records its codes as
-    engine 1.  With ``learn_ppa``, each closed interval adds to ``acc`` (``learning.close_interval``); the
-    caller closes the open ones (``close_all``).  ``slots`` > 0 and ``size = sumtree.leaves_for(slots)``;
+    engine 1.  With ``learn_ppa``, each closed interval is logged (``log_interval``); the caller adds the winner's
+    log and closes the open intervals (``close_all``).  ``slots`` > 0 and ``size = sumtree.leaves_for(slots)``;
     ``seen`` (int64[slots + 1], zeros at first) stamps the slots refreshed in a ply, its last entry counting the
     plies."""
     row = pref.size // 2
@@ -246,18 +266,27 @@ def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slot
             seq_code[nowrap(nseq)] = game.move_code(spec, state, move, False)
         nseq += 1
         advance(spec, state, move, with_context, weight, learn_ppa, slots, size, trees, cur_code, open_ply, dirty,
-                seen, memo, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
+                seen, memo, log, nseq)
     return nseq
 
 
 @noalloc_jit
-def close_all(state, slots, cur_code, open_ply, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq):
-    """Close the open intervals at the end of the sequence (ply ``nseq``), for the adapt: only the winner's, the one
-    ``ppa_adapt_incremental`` reads (at the end of a game the loser's are left open; an unfinished sequence, which
-    tests stop early, closes both)."""
+def close_all(state, slots, cur_code, open_ply, pref, log, acc, acc_mark, acc_touched, acc_count, ncodes, nseq):
+    """For the adapt, add the winner's logged intervals to its totals (``acc``, ``learning.close_interval``), in the
+    order they closed, then close its open ones at the end of the sequence (ply ``nseq``); empty the log.  Only the
+    winner's: the player ``ppa_adapt_incremental`` reads (an unfinished sequence, which tests stop early, does
+    both)."""
+    half = log.size // 2
     for player in range(2):
+        base = player * half
+        count = log[nowrap(base)]
+        log[nowrap(base)] = 0
         if state[H_WINNER] != ONGOING and state[H_WINNER] != player:
             continue
+        for k in range(count):
+            span = log[nowrap(base + 2 + 2 * k)]
+            close_interval(acc, acc_mark, acc_touched, acc_count, pref, player, log[nowrap(base + 1 + 2 * k)], ncodes,
+                           span >> 32, span & 0xFFFFFFFF)
         for slot in range(slots):
             j = player * slots + slot
             if cur_code[nowrap(j)] >= 0:
@@ -278,7 +307,7 @@ def _buffers(spec, ncodes):
             np.zeros(2 * ncodes), np.zeros(2 * ncodes, dtype=np.uint8), np.empty(2 * ncodes, dtype=np.int64),
             np.zeros(2, dtype=np.int64), np.empty(max_seq, dtype=np.int64), np.empty(max_seq, dtype=np.int64),
             np.empty(max_seq, dtype=np.int64), np.zeros(max_seq + 1, dtype=np.int64),
-            np.empty(max_seq * spec[S_MAX_MOVES], dtype=np.int64))
+            np.empty(max_seq * spec[S_MAX_MOVES], dtype=np.int64), np.zeros(log_size(slots, max_seq), dtype=np.int64))
 
 
 @njit(cache=True)
@@ -289,7 +318,7 @@ def playout_then_adapt(spec, root, rng, policy, alpha, with_context, prefix, seq
     ``policy``; every move (the prefix's too) goes to ``seq_move_out``.  Returns (plies, winner)."""
     ncodes = policy.size
     (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
-     acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes) = _buffers(spec, ncodes)
+     acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes, log) = _buffers(spec, ncodes)
     weight = np.exp(policy)
     state = root.copy()
     start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, 0)
@@ -311,11 +340,11 @@ def playout_then_adapt(spec, root, rng, policy, alpha, with_context, prefix, seq
         seq_chosen[nowrap(nseq)] = code
         nseq += 1
         advance(spec, state, move, with_context, weight, True, slots, size, trees, cur_code, open_ply, dirty, seen,
-                memo, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
+                memo, log, nseq)
     nseq = gibbs_playout(spec, state, rng, with_context, weight, True, False, slots, size, trees, cur_code, open_ply,
-                         dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, ncodes,
-                         seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_move, nseq, seq_player.size)
-    close_all(state, slots, cur_code, open_ply, pref, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
+                         dirty, seen, memo, moves, scratch, pref, log, seq_player, seq_move, seq_chosen, seq_off,
+                         seq_codes, seq_move, nseq, seq_player.size)
+    close_all(state, slots, cur_code, open_ply, pref, log, acc, acc_mark, acc_touched, acc_count, ncodes, nseq)
     for i in range(nseq):
         seq_move_out[nowrap(i)] = seq_move[nowrap(i)]
     ppa_adapt_incremental(policy, weight, np.empty(ncodes), np.zeros(ncodes, dtype=np.int64),
@@ -330,12 +359,12 @@ def tree_after(spec, root, rng, weight, with_context, plies, draws, counts):
     move; then ``draws`` draws from the mover's tree counted per slot into ``counts``.  Returns the position
     reached and the mover's leaves (``weight[code]`` of each slot, 0 where not legal)."""
     (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
-     acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes) = _buffers(spec, 1)
+     acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes, log) = _buffers(spec, 1)
     state = root.copy()
     start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, 0)
     gibbs_playout(spec, state, rng, with_context, weight, False, False, slots, size, trees, cur_code, open_ply,
-                  dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched, acc_count, 1, seq_player, seq_move,
-                  seq_chosen, seq_off, seq_codes, seq_move, 0, plies)
+                  dirty, seen, memo, moves, scratch, pref, log, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
+                  seq_move, 0, plies)
     base = 2 * state[H_TO_MOVE] * size
     total = trees[nowrap(base + 1)]
     if state[H_WINNER] == ONGOING and total > 0.0:

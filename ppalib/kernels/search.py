@@ -177,6 +177,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     inc_acc_mark = np.zeros(2 * ncodes if inc_learn else 1, dtype=np.uint8)
     inc_acc_touched = np.empty(2 * ncodes if inc_learn else 1, dtype=np.int64)
     inc_acc_count = np.zeros(2, dtype=np.int64)
+    inc_log = np.zeros(incremental.log_size(inc_slots, max_seq) if inc_learn else 2, dtype=np.int64)
     owner_rel = np.zeros(max(features[0][0], 1), dtype=np.int8)
     moves_from = np.empty(max_moves, dtype=np.int64)
     moves_to = np.empty(max_moves, dtype=np.int64)
@@ -318,8 +319,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 depth += 1
                 if inc_learn:
                     incremental.descend(spec, state, move, settings.with_context, weight, True, inc_slots, inc_size,
-                                        inc_trees, inc_code, inc_open, inc_dirty, inc_seen, inc_memo, inc_pref,
-                                        inc_acc, inc_acc_mark, inc_acc_touched, inc_acc_count, ncodes, nseq)
+                                        inc_trees, inc_code, inc_open, inc_dirty, inc_seen, inc_memo, inc_log, nseq)
                 else:
                     game.play(spec, state, move)
                 continue
@@ -402,9 +402,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 nseq = incremental.gibbs_playout(spec, state, rng, settings.with_context, weight, inc_learn, grave,
                                                  slots, inc_size, inc_trees, inc_code, inc_open, inc_dirty, inc_seen,
                                                  inc_memo,
-                                                 moves, scratch, inc_pref, inc_acc, inc_acc_mark, inc_acc_touched,
-                                                 inc_acc_count, ncodes, seq_player, seq_move, seq_chosen, seq_off,
-                                                 seq_codes, seq_code, nseq, max_seq)
+                                                 moves, scratch, inc_pref, inc_log, seq_player, seq_move, seq_chosen,
+                                                 seq_off, seq_codes, seq_code, nseq, max_seq)
             elif settings.playout == PLAYOUT_GIBBS:
                 # Gibbs sampling on the learned weights (Cazenave 2015, Alg. 3), written out here: as a call it cost
                 # 7-8% of PPA's time at Breakthrough and Go.  MAST with k > 700 (exp(k mean) overflows; Cazenave
@@ -490,7 +489,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
         if settings.learning == LEARN_PPA:
             stamp[0] += 1
             if inc_learn:
-                incremental.close_all(state, inc_slots, inc_code, inc_open, inc_pref, inc_acc, inc_acc_mark,
+                incremental.close_all(state, inc_slots, inc_code, inc_open, inc_pref, inc_log, inc_acc, inc_acc_mark,
                                       inc_acc_touched, inc_acc_count, ncodes, nseq)
                 ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp[0], settings.alpha, settings.k,
                                       seq_player, seq_chosen, seq_off, seq_codes, nseq, winner, inc_acc, inc_acc_mark,
