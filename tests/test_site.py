@@ -22,7 +22,7 @@ def test_citation_cff_is_valid_cff_1_2_0_and_names_this_version():
     schema = json.loads((ROOT / "tests" / "data" / "cff-1.2.0-schema.json").read_text())
     jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker()).validate(citation)
     assert citation["cff-version"] == "1.2.0"
-    assert citation["version"] == PROJECT["version"] and citation["license"] == PROJECT["license"]["text"]
+    assert citation["version"] == PROJECT["version"] and citation["license"] == PROJECT["license"]
     assert len(citation["references"]) == 4  # the four reproduced papers
 
 
