@@ -1,28 +1,32 @@
 """A floor under PPA's and PPAF's cost per iteration, against issue 25's target (at most 2x UCT's), per game.
 
-An exact engine for Cazenave's Gibbs playouts (2015, Alg. 3; 2016) must, at every playout ply, at least
+Whatever its sampler, an exact engine for Cazenave's Gibbs playouts (2015, Alg. 3-4; 2016) does, each iteration,
+at least
 
-* play the move (``play``: the game's own work, which UCT's playouts do too);
-* draw one move from the legal moves' weights (here: one walk of a sum tree whose turns are always the same, so
-  every branch is predicted; a branch-free walk and flat leaves were slower in
-  ``data/bench/gibbs_structure_probe_*.txt``);
-* for each (slot, player) whose code changes (a move made illegal, a neighbour's pattern for PPAF): read the new
-  code's weight, put it in the sampler (one sum-tree leaf), and add the closed interval's sum of 1 / z to its
-  code's total (one read of the slot's open ply, one read-modify-write of the total; the literal Alg. 4 instead
-  walks every legal move of every ply, which costs more).
+* what UCT's search tree does (UCT's iteration less its plies at the cost of a uniform random playout's ply);
+* play each of its plies (``play``, timed by replaying recorded games);
+* one ``exp`` for each code its adapt updates (the distinct codes legal at some ply of the winner's);
 
-The floor of an iteration is the agent's plies per iteration (measured in its searches: learned playouts can be
-longer) times the sum of those three, each timed alone at its cheapest here; it leaves out the search tree, the
-codes' computation, the records of each ply, the adapt's ``exp`` of every updated code and the restart of the
-sum trees, so the true minimum is higher.  A cell whose floor exceeds 2x UCT's iteration cannot meet the target
-with any exact engine built from these parts; a cell under it can, and the gap between its floor and its measured
-cost says how much of its time is in the parts the floor leaves out.
+and, at each playout ply, a draw from the legal moves' weights and, for each (slot, player) whose code changes (a
+move made illegal, a neighbour's pattern for PPAF), a read of the new code's weight into the sampler.  The first
+three make the floor without the sampler; what 2x UCT's iteration leaves after it, per ply, is all the draw and the
+code changes may cost ("left a ply for the sampler").  A sum tree's cheapest cost for them is timed here alone: a
+draw whose turns are always the same (every branch predicted; the branch-free walk of
+``data/bench/gibbs_structure_probe_*.txt`` costs more on random turns), and per code change one weight read and
+one leaf's update, without the interval totals of the adapt (which any engine needs in some form, so leaving them
+out keeps the floor low).  A cell whose floor without the sampler exceeds 2x UCT's iteration is out of reach for
+any exact engine; one whose left time is less than the sum tree's minimum is out of reach on a sum tree; the
+others are within reach, and the agent's time a ply above the floor says how much it spends on what the floor
+leaves out (the codes' computation, the dirty lists, the records, the restart of the sum trees at the root, the
+adapt's bookkeeping).  Small overcharges remain: a draw is charged at the tree's descent plies too, a few an
+iteration, each 5-8 ns.
 
 The code changes per ply are counted in uniform random playouts (learned playouts differ in length, and a little in
-which moves they play), every slot's codes compared before and after each move.  ``play`` is timed by replaying
-those playouts' moves.  Searches are interleaved (UCT, PPA, PPAF, in turn, ``--repeats`` times) from the start
-position, medians of time per iteration; plies per iteration are means.  From the repository's root, with the
-package importable:
+which moves they play), every slot's codes compared before and after each move; codes adapted are counted per
+recorded game, draws included.  Searches are interleaved (UCT, PPA, PPAF, in turn, ``--repeats`` times) from the
+start position, medians of time per iteration; plies per iteration are means.  The codes timed are drawn from as
+many as a game meets (its working set, in the cache), so that the floor is low.  From the repository's root, with
+the package importable:
 
     python scripts/ppa_floor.py                       # the games of issue 25's target
     python scripts/ppa_floor.py --games hex:11 --repeats 5
@@ -43,7 +47,7 @@ from ppalib.games._common import H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES
 from ppalib.kernels import sumtree
 
 TARGET = 2.0
-CHANGES_TIMED = 8  # code changes a ply in the sampler's timing (its cost a change is the slope, over 8 for less noise)
+CHANGES_TIMED = 8  # code changes a ply in the timing of a change's cost (8 a ply: less noise than 1 or 2)
 GAMES = ("go:8", "atarigo:8", "nogo:8", "domineering:8", "hex:11", "gomoku:15", "yavalath:5", "fanorona:5")
 
 
@@ -113,8 +117,8 @@ def _game_kernels(module):
     @njit
     def changes(spec, moves, offsets, slots, with_context, ncodes):
         """(slot, player) code changes after each move that leaves the game going, the plies played, and the
-        distinct codes legal at some ply of the winner's (those Alg. 4 updates) summed over the decided games,
-        those games' number, and the mean number of distinct codes a game meets (both players': its working
+        distinct codes legal at some ply of the winner's (those Alg. 4 updates) summed over the games (a draw
+        adapts none), and the mean number of distinct codes a game meets (both players': its working
         set)."""
         root = init_state(spec)
         state = root.copy()
@@ -125,7 +129,6 @@ def _game_kernels(module):
         total = 0
         plies = 0
         touched = 0
-        decided = 0
         working = 0
         for p in range(offsets.size - 1):
             state[:] = root
@@ -153,35 +156,30 @@ def _game_kernels(module):
                 legal_moves(spec, state, buffer)
             if state[H_WINNER] == 0 or state[H_WINNER] == 1:
                 touched += distinct[state[H_WINNER]]
-                decided += 1
-        return total, plies, touched, decided, working / (offsets.size - 1)
+        return total, plies, touched, working / (offsets.size - 1)
 
     return record, replay, random_playouts, (changes if slot_code is not None else None)
 
 
 @njit
-def _sampler_plies(tree, size, slots, weight, acc, pref, open_ply, plies, per_ply, rng, work):
+def _sampler_plies(tree, size, slots, weight, plies, per_ply, rng, work, draw):
     """``plies`` plies of the sampler's floor: ``per_ply`` code changes (a random slot's leaf set to a random
-    code's weight, its interval's 1 / z sum added to the code's total, the slot's interval reopened), then one draw
-    whose turns are always the same.  Without ``work`` the same random numbers only (to net them out).  The codes
-    are drawn from ``weight.size``, the few a playout meets, so that every access hits the cache."""
+    code's weight) and, with ``draw``, one draw whose turns are always the same.  Without ``work`` the same random
+    numbers only (to net them out).  The codes are drawn from ``weight.size``, the few a playout meets, so that
+    every access hits the cache."""
     ncodes = weight.size
-    row = pref.size
     check = 0.0
-    for ply in range(plies):
-        now = ply % row
+    for _ in range(plies):
         for _ in range(per_ply):
             slot = random_index(rng, slots)
             code = random_index(rng, ncodes)
             if work:
-                acc[code] += pref[now] - pref[open_ply[slot]]
-                open_ply[slot] = now
                 sumtree.set_leaf(tree, 0, size, slot, weight[code])
             else:
                 check += slot + code
-        if work:
+        if draw:
             check += sumtree.draw(tree, 0, size, 0.37 * tree[1])
-    return check + acc[0]
+    return check
 
 
 @njit
@@ -209,26 +207,24 @@ def _median_ns(function, per, rounds=5):
 
 
 def sampler_costs(slots, working, per_ply, plies=200_000):
-    """(ns a ply of the draw alone, ns a code change), net of the random numbers, with ``working`` codes."""
+    """(ns a ply of the draw alone, on a tree that does not change; ns a code change, without a draw), net of the
+    random numbers, with ``working`` codes."""
     rng = make_rng(3)
     size = sumtree.leaves_for(slots)
     tree = np.zeros(2 * size)
     tree[size:size + slots] = np.exp(np.random.default_rng(4).normal(size=slots))
     sumtree.rebuild(tree, 0, size)
     weight = np.exp(np.sin(np.arange(working) * 1.0))
-    acc = np.zeros(working)
-    pref = np.cumsum(np.full(256, 0.01))
-    open_ply = np.zeros(slots, dtype=np.int64)
 
-    def run(count, changes, work):
-        return lambda: _sampler_plies(tree, size, slots, weight, acc, pref, open_ply, count, changes, rng, work)
+    def run(count, changes, work, draw):
+        return lambda: _sampler_plies(tree, size, slots, weight, count, changes, rng, work, draw)
 
-    run(10, per_ply, True)()
-    run(10, per_ply, False)()
-    draw = _median_ns(run(plies, 0, True), plies)
-    with_changes = _median_ns(run(plies, per_ply, True), plies)
-    rng_only = _median_ns(run(plies, per_ply, False), plies)
-    return draw, (with_changes - rng_only - draw) / per_ply
+    for work, draw in ((True, True), (False, False), (True, False)):
+        run(10, per_ply, work, draw)()
+    draw_ns = _median_ns(run(plies, 0, True, True), plies)
+    changes = _median_ns(run(plies, per_ply, True, False), plies)
+    rng_only = _median_ns(run(plies, per_ply, False, False), plies)
+    return draw_ns, (changes - rng_only) / per_ply
 
 
 def exp_cost(working, count=2_000_000):
@@ -288,12 +284,11 @@ def measure(name, size, playouts, repeats, recorded):
         us, plies = measured[kind]
         if changes is not None and slots > 0:
             ncodes = game.num_codes(with_context)
-            total, counted, touched, decided, working = changes(spec, moves, offsets, slots, with_context, ncodes)
+            total, counted, touched, working = changes(spec, moves, offsets, slots, with_context, ncodes)
             working = max(1, round(working))
             per_ply = total / counted
-            adapted = touched / max(1, decided)
+            adapted = touched / recorded
             draw_ns, change_ns = sampler_costs(slots, working, CHANGES_TIMED)
-            sampler = draw_ns + per_ply * change_ns
             exp_ns = exp_cost(working)
         else:  # no incremental slots (the learned playouts list the moves each ply): play alone
             per_ply = adapted = working = draw_ns = change_ns = exp_ns = float("nan")
