@@ -70,7 +70,8 @@ def bench_targets(names: list[str], size: int | None) -> list[tuple[str, int]]:
     return targets
 
 
-def _median_time(fn, repeats: int) -> float:
+def median_time(fn, repeats: int) -> float:
+    """Median seconds of ``repeats`` calls of ``fn``, after one call to warm up (compilation, caches)."""
     fn()  # warm-up (compilation, caches)
     samples = []
     for _ in range(repeats):
@@ -90,7 +91,7 @@ def measure_profile(name: str, size: int, repeats: int, playouts: int = 300) -> 
     played, lengths = kernel.sample_playouts(game.spec, root, rng, playouts)
     weight = np.ones(game.num_codes(), dtype=np.float64)
     plies = int(lengths.sum())
-    seconds = {part: _median_time(lambda: kernel.replay_with(game.spec, root, played, lengths, part, rng, weight),
+    seconds = {part: median_time(lambda: kernel.replay_with(game.spec, root, played, lengths, part, rng, weight),
                                   repeats) / plies * 1e9
                for part in (kernel.PROFILE_PLAY_ONLY, kernel.PROFILE_UNIFORM_DRAW, kernel.PROFILE_LIST_MOVES,
                             kernel.PROFILE_GIBBS_DRAW)}
@@ -115,11 +116,11 @@ def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: b
 
     count = max(10, playouts // 10)
     rng = make_rng(1)
-    seconds = _median_time(lambda: kernel.random_playouts(game.spec, root, rng, count), repeats)
+    seconds = median_time(lambda: kernel.random_playouts(game.spec, root, rng, count), repeats)
     row("random", "random_playouts_per_s", count / seconds)
     for kind in ("uct", "ppa"):
         agent = make_agent(kind, playouts)
-        seconds = _median_time(lambda: search(game, root, agent, rng), repeats)
+        seconds = median_time(lambda: search(game, root, agent, rng), repeats)
         row(kind, f"{kind}_iterations_per_s", playouts / seconds)
     uct = next(r["value"] for r in rows if r["metric"] == "uct_iterations_per_s")
     ppa = next(r["value"] for r in rows if r["metric"] == "ppa_iterations_per_s")
@@ -154,6 +155,23 @@ def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: b
 ENGINE_AGENTS = (("ppa", 1), ("ppa", 2), ("ppaf", 1), ("ppaf", 2))
 
 
+def interleaved_searches(game, root, agents, repeats: int, rng) -> tuple[list[list[float]], list[list[int]]]:
+    """Each of ``agents`` searches ``root`` once to warm up, then ``repeats`` times, one search of each in turn, so
+    that the drifting load of a shared machine falls on all alike: per agent, the seconds and the plies
+    (``SearchResult.plies``) of each timed search.  The searches draw from ``rng`` in that order."""
+    for agent in agents:
+        search(game, root, agent, rng)
+    seconds = [[] for _ in agents]
+    plies = [[] for _ in agents]
+    for _ in range(repeats):
+        for i, agent in enumerate(agents):
+            start = time.perf_counter()
+            result = search(game, root, agent, rng, return_details=True)
+            seconds[i].append(time.perf_counter() - start)
+            plies[i].append(result.plies)
+    return seconds, plies
+
+
 def measure_engines(name: str, size: int, playouts: int, repeats: int) -> list[dict]:
     """PPA's and PPAF's cost against UCT's with each ``playout_engine`` (1: every ply lists its moves; 2: the
     incremental sum-tree draw, ``ppalib.kernels.incremental``): each repeat searches the start position once with
@@ -164,29 +182,11 @@ def measure_engines(name: str, size: int, playouts: int, repeats: int) -> list[d
     ``plies_per_iteration`` (UCT's and each agent's, over all repeats) and ``cost_per_ply_vs_uct``, the median of the
     same ratios per ply played.  After one warm-up search of each."""
     game = make_game(name, size)
-    root = game.initial_state()
-    rng = make_rng(1)
     uct = make_agent("uct", playouts)
     agents = [make_agent(kind, playouts, playout_engine=engine) for kind, engine in ENGINE_AGENTS]
-    for agent in [uct, *agents]:
-        search(game, root, agent, rng)
-
-    def timed(agent):
-        start = time.perf_counter()
-        result = search(game, root, agent, rng, return_details=True)
-        return time.perf_counter() - start, result.plies
-
-    times = [[] for _ in agents]
-    plies = [[] for _ in agents]
-    uct_times, uct_plies = [], []
-    for _ in range(repeats):
-        seconds, played = timed(uct)
-        uct_times.append(seconds)
-        uct_plies.append(played)
-        for i, agent in enumerate(agents):
-            seconds, played = timed(agent)
-            times[i].append(seconds)
-            plies[i].append(played)
+    seconds, searched = interleaved_searches(game, game.initial_state(), [uct, *agents], repeats, make_rng(1))
+    uct_times, uct_plies = seconds[0], searched[0]
+    times, plies = seconds[1:], searched[1:]
     rows = [{"game": name, "size": size, "agent": "uct", "metric": "uct_iterations_per_s",
              "value": round(playouts / statistics.median(uct_times), 3)},
             {"game": name, "size": size, "agent": "uct", "metric": "plies_per_iteration",

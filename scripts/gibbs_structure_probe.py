@@ -15,12 +15,12 @@ the package importable (``pip install -e .``, as ``scripts/test.sh`` sets up, or
     python scripts/gibbs_structure_probe.py
 """
 import argparse
-import time
 
 import numpy as np
 from numba import njit
 
 from ppalib._rng import make_rng, random_float, random_index
+from ppalib.bench import median_time
 from ppalib.kernels import sumtree
 
 
@@ -140,13 +140,7 @@ def _flat(base_leaves, plies, updates, rng):
 
 def _ns_per_ply(kernel, n, updates, plies, rounds, *options):
     base_leaves = np.exp(np.random.default_rng(1).normal(size=n))
-    kernel(base_leaves, 10, updates, make_rng(1), *options)  # compile
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        kernel(base_leaves, plies, updates, make_rng(1), *options)
-        times.append(time.perf_counter() - start)
-    return 1e9 * float(np.median(times)) / plies
+    return 1e9 * median_time(lambda: kernel(base_leaves, plies, updates, make_rng(1), *options), rounds) / plies
 
 
 def main():

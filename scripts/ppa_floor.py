@@ -34,19 +34,18 @@ the package importable:
 import argparse
 import math
 import statistics
-import time
 
 import numpy as np
 from numba import njit
 
 from ppalib import make_rng
 from ppalib._rng import random_index
-from ppalib.agents import make_agent, search
+from ppalib.agents import make_agent
+from ppalib.bench import ENGINE_TARGET as TARGET, interleaved_searches, median_time
 from ppalib.games import make_game
 from ppalib.games._common import H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES
 from ppalib.kernels import sumtree
 
-TARGET = 2.0
 CHANGES_TIMED = 8  # code changes a ply in the timing of a change's cost (8 a ply: less noise than 1 or 2)
 GAMES = ("go:8", "atarigo:8", "nogo:8", "domineering:8", "hex:11", "gomoku:15", "yavalath:5", "fanorona:5")
 
@@ -198,12 +197,8 @@ def _exp_updates(policy, weight, count, rng, work):
 
 
 def _median_ns(function, per, rounds=5):
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        function()
-        times.append((time.perf_counter() - start) / per * 1e9)
-    return statistics.median(times)
+    """Median ns per unit of ``rounds`` calls of ``function`` (after one to warm up), each doing ``per`` units."""
+    return median_time(function, rounds) / per * 1e9
 
 
 def sampler_costs(slots, working, per_ply, plies=200_000):
@@ -219,8 +214,6 @@ def sampler_costs(slots, working, per_ply, plies=200_000):
     def run(count, changes, work, draw):
         return lambda: _sampler_plies(tree, size, slots, weight, count, changes, rng, work, draw)
 
-    for work, draw in ((True, True), (False, False), (True, False)):
-        run(10, per_ply, work, draw)()
     draw_ns = _median_ns(run(plies, 0, True, True), plies)
     changes = _median_ns(run(plies, per_ply, True, False), plies)
     rng_only = _median_ns(run(plies, per_ply, False, False), plies)
@@ -232,30 +225,19 @@ def exp_cost(working, count=2_000_000):
     rng = make_rng(5)
     policy = np.sin(np.arange(working) * 1.0)
     weight = np.ones(working)
-    _exp_updates(policy, weight, 10, rng, True)
-    _exp_updates(policy, weight, 10, rng, False)
     return (_median_ns(lambda: _exp_updates(policy, weight, count, rng, True), count)
             - _median_ns(lambda: _exp_updates(policy, weight, count, rng, False), count))
 
 
 def searches(game, playouts, repeats):
-    """Interleaved searches of the start position: per agent, (median us an iteration, mean plies an iteration)."""
-    root = game.initial_state()
-    rng = make_rng(1)
+    """Interleaved searches of the start position (``bench.interleaved_searches``): per agent, (median us an
+    iteration, mean plies an iteration)."""
     agents = {"uct": make_agent("uct", playouts),
               "ppa": make_agent("ppa", playouts, playout_engine=2),
               "ppaf": make_agent("ppaf", playouts, playout_engine=2)}
-    for agent in agents.values():
-        search(game, root, agent, rng)
-    times = {kind: [] for kind in agents}
-    plies = {kind: 0 for kind in agents}
-    for _ in range(repeats):
-        for kind, agent in agents.items():
-            start = time.perf_counter()
-            result = search(game, root, agent, rng, return_details=True)
-            times[kind].append((time.perf_counter() - start) / playouts * 1e6)
-            plies[kind] += result.plies
-    return {kind: (statistics.median(times[kind]), plies[kind] / (playouts * repeats)) for kind in agents}
+    seconds, plies = interleaved_searches(game, game.initial_state(), list(agents.values()), repeats, make_rng(1))
+    return {kind: (statistics.median(seconds[i]) / playouts * 1e6, sum(plies[i]) / (playouts * repeats))
+            for i, kind in enumerate(agents)}
 
 
 def measure(name, size, playouts, repeats, recorded):
@@ -263,8 +245,6 @@ def measure(name, size, playouts, repeats, recorded):
     module, spec = game.rule.module, game.spec
     record, replay, random_playouts, changes = _game_kernels(module)
     moves, offsets = record(spec, recorded, 11, recorded * 4096)
-    replay(spec, moves, offsets, 1, True)
-    replay(spec, moves, offsets, 1, False)
     rounds = max(1, 2_000_000 // max(1, moves.size))
     per = moves.size * rounds
     play_ns = (_median_ns(lambda: replay(spec, moves, offsets, rounds, True), per)
