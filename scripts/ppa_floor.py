@@ -30,16 +30,35 @@ the package importable:
 
     python scripts/ppa_floor.py                       # the games of issue 25's target
     python scripts/ppa_floor.py --games hex:11 --repeats 5
+    python scripts/ppa_floor.py --in-situ             # and the draw's cost inside engine 2's own searches
+
+The draw timed alone has its turns predicted; in a search the learned weights leave some to chance.  With
+``--in-situ`` the script also times the draw where it runs: it copies the imported package twice into a temporary
+folder and patches engine 2's playout (``ppalib/kernels/incremental.py``, ``gibbs_playout``) so that each ply
+drawn from a sum tree also takes a number in [0, 1) from a generator of its own (an LCG, not the search's rng, so
+the games stay the same), and in the second copy a second draw from the same tree with it; what they produce is
+written to ``scratch[0]`` at the playout's end (a buffer every user writes before reading), so the compiler keeps
+the work.  ``scripts/search_time.py`` runs the same search from each copy and from the package itself in turn
+(``--in-situ-rounds`` times; each copy compiles once, in its own numba cache); the digests of the three must be
+the same.  The second copy's time less the first's, per ply, is the draw's own cost in the search; with the
+random number the draw needs (``random_float``, timed alone) and the code changes it becomes the sum tree's
+sampler in situ, against the same time left a ply.
 """
 import argparse
 import math
+import os
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from ppalib import make_rng
-from ppalib._rng import random_index
+from ppalib._rng import random_float, random_index
 from ppalib.agents import make_agent
 from ppalib.bench import ENGINE_TARGET as TARGET, interleaved_searches, median_time
 from ppalib.games import make_game
@@ -48,6 +67,18 @@ from ppalib.kernels import sumtree
 
 CHANGES_TIMED = 8  # code changes a ply in the timing of a change's cost (8 a ply: less noise than 1 or 2)
 GAMES = ("go:8", "atarigo:8", "nogo:8", "domineering:8", "hex:11", "gomoku:15", "yavalath:5", "fanorona:5")
+SEARCH_TIME = Path(__file__).resolve().parent / "search_time.py"
+
+# Engine 2's playout as the in-situ copies patch it: the loop's head (a generator of the probe's own and a sink
+# before it), the draw from the mover's sum tree (the probe's number, and a second draw, after it) and the end
+# (the sink written where nothing reads it before writing).
+_LOOP_HEAD = "    row = pref.size // 2\n    while state[H_WINNER] == ONGOING and nseq < stop:\n"
+_DRAW = "            slot = sumtree.draw(trees, 2 * mover * size, size, random_float(rng) * z)\n"
+_END = "    return nseq\n"
+_NUMBER = ("            shadow = shadow * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)\n"
+           "            u = np.float64(shadow >> np.uint64(11)) * (1.0 / 9007199254740992.0)\n")
+_PROBES = {"number": "            sink += u * z\n",
+           "draw": "            sink += sumtree.draw(trees, 2 * mover * size, size, u * z)\n"}
 
 
 def _game_kernels(module):
@@ -229,6 +260,91 @@ def exp_cost(working, count=2_000_000):
             - _median_ns(lambda: _exp_updates(policy, weight, count, rng, False), count))
 
 
+@njit
+def _random_floats(rng, count, work):
+    """``count`` draws of ``random_float`` summed (``work``), or the loop alone."""
+    total = 0.0
+    for i in range(count):
+        total += random_float(rng) if work else i * 1e-9
+    return total
+
+
+def rng_cost(count=5_000_000):
+    """ns a ``random_float``, the number each Gibbs draw takes, net of its loop."""
+    rng = make_rng(6)
+    return (_median_ns(lambda: _random_floats(rng, count, True), count)
+            - _median_ns(lambda: _random_floats(rng, count, False), count))
+
+
+def patched_copies(folder):
+    """{"number": path, "draw": path}: copies of the imported package whose engine-2 playout takes a number of its
+    own a ply drawn from a sum tree, and in "draw" makes a second draw with it (the module's docstring)."""
+    import ppalib
+    source = Path(ppalib.__file__).resolve().parent
+    copies = {}
+    for name, probe in _PROBES.items():
+        target = Path(folder) / name
+        shutil.copytree(source, target / "ppalib", ignore=shutil.ignore_patterns("__pycache__"))
+        path = target / "ppalib" / "kernels" / "incremental.py"
+        text = path.read_text()
+        for old, new in ((_LOOP_HEAD, "    shadow = np.uint64(nseq) + np.uint64(0x9E3779B97F4A7C15)\n"
+                                      "    sink = 0.0\n" + _LOOP_HEAD),
+                         (_DRAW, _DRAW + _NUMBER + probe),
+                         (_END, "    scratch[0] = sink\n" + _END)):
+            if text.count(old) != 1:
+                raise SystemExit(f"engine 2's playout is not as this probe knows it: {old.strip()!r} should occur "
+                                 f"once in {path}")
+            text = text.replace(old, new)
+        path.write_text(text)
+        copies[name] = target
+    return copies
+
+
+def _search_time(package_parent, name, size, kind, playouts, searches):
+    """(us an iteration, digest, plies an iteration) of ``scripts/search_time.py`` run on the package found in
+    ``package_parent`` (None: the one imported here), from a folder without a package of its own."""
+    env = dict(os.environ)
+    if package_parent is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(package_parent), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        check = subprocess.run([sys.executable, "-c", "import ppalib; print(ppalib.__file__)"], env=env,
+                               cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True).stdout
+        if not check.startswith(str(package_parent)):
+            raise SystemExit(f"the patched copy in {package_parent} is not the package imported ({check.strip()})")
+    else:
+        import ppalib
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(ppalib.__file__).resolve().parent.parent),
+                                             env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    out = subprocess.run([sys.executable, str(SEARCH_TIME), name, str(size), kind, "2", str(playouts), str(searches)],
+                         env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True).stdout.split()
+    return float(out[3]), out[6], float(out[10])
+
+
+def draw_in_situ(cells, playouts, searches, rounds, folder):
+    """Per (game:size, agent) of ``cells``: us an iteration of the package and of its two patched copies (medians
+    of ``rounds`` runs in turn), plies an iteration, and the draw's ns a ply in the search (the "draw" copy's time
+    less the "number" copy's).  Refuses a copy whose searches differ from the package's (digests)."""
+    copies = patched_copies(folder)
+    found = {}
+    for name, size, kind in cells:
+        times = {"package": [], "number": [], "draw": []}
+        digests, plies = set(), set()
+        for _ in range(rounds):
+            for variant, parent in (("package", None), ("number", copies["number"]), ("draw", copies["draw"])):
+                us, digest, per_iteration = _search_time(parent, name, size, kind, playouts, searches)
+                times[variant].append(us)
+                digests.add(digest)
+                plies.add(per_iteration)
+        if len(digests) != 1 or len(plies) != 1:
+            raise SystemExit(f"{name}:{size} {kind}: the patched copies' searches differ from the package's "
+                             f"(digests {sorted(digests)})")
+        medians = {variant: statistics.median(values) for variant, values in times.items()}
+        per_iteration = plies.pop()
+        found[(f"{name}:{size}", kind)] = dict(
+            package_us=medians["package"], number_us=medians["number"], draw_us=medians["draw"], plies=per_iteration,
+            draw_ns=(medians["draw"] - medians["number"]) * 1000 / per_iteration, runs=times)
+    return found
+
+
 def searches(game, playouts, repeats):
     """Interleaved searches of the start position (``bench.interleaved_searches``): per agent, (median us an
     iteration, mean plies an iteration)."""
@@ -300,8 +416,15 @@ def main():
     parser.add_argument("--playouts", type=int, default=3000, help="iterations of each search (default 3000)")
     parser.add_argument("--repeats", type=int, default=7, help="interleaved searches of each agent (default 7)")
     parser.add_argument("--recorded", type=int, default=200, help="random games counted and replayed (default 200)")
+    parser.add_argument("--in-situ", action="store_true",
+                        help="also time the draw inside engine 2's searches (patched copies; the docstring)")
+    parser.add_argument("--in-situ-rounds", type=int, default=5,
+                        help="runs of the package and of each copy, in turn, per cell (default 5)")
+    parser.add_argument("--in-situ-searches", type=int, default=5,
+                        help="searches (seeds 0..n-1, median) of each run (default 5)")
     args = parser.parse_args()
-    for value, name in ((args.playouts, "--playouts"), (args.repeats, "--repeats"), (args.recorded, "--recorded")):
+    for value, name in ((args.playouts, "--playouts"), (args.repeats, "--repeats"), (args.recorded, "--recorded"),
+                        (args.in_situ_rounds, "--in-situ-rounds"), (args.in_situ_searches, "--in-situ-searches")):
         if value < 1:
             parser.error(f"{name} must be at least 1, got {value}")
     cells = []
@@ -328,6 +451,33 @@ def main():
     for r in rows:
         print(f"| {r['game']} | {r['agent']} | {r['fixed_us']:.2f} ({r['fixed_us'] / r['uct_us']:.2f}) | "
               f"{r['budget_ns']:.1f} | {r['sum_tree_ns']:.1f} | {r['rest_ns']:.1f} | {r['verdict']} |")
+    if args.in_situ:
+        cells = [(r["game"].split(":")[0], int(r["game"].split(":")[1]), r["agent"]) for r in rows
+                 if not math.isnan(r["changes"])]
+        with tempfile.TemporaryDirectory() as folder:
+            found = draw_in_situ(cells, args.playouts, args.in_situ_searches, args.in_situ_rounds, folder)
+        rng_ns = rng_cost()
+        print(f"\n### The draw in engine 2's own searches (--in-situ: {args.in_situ_rounds} runs in turn of "
+              f"{args.in_situ_searches} searches each; a random_float {rng_ns:.1f} ns)\n")
+        print("| game | agent | package us/it | + number us/it | + number and draw us/it | plies/it | draw in situ "
+              "ns/ply | draw alone ns | sum tree's sampler in situ ns/ply | left a ply ns | target |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for r in rows:
+            f = found.get((r["game"], r["agent"]))
+            if f is None:
+                continue
+            sampler = rng_ns + f["draw_ns"] + r["changes"] * r["change_ns"]
+            if r["verdict"] in ("met", "out of reach"):
+                verdict = r["verdict"]
+            else:
+                verdict = "out of reach on a sum tree" if sampler > r["budget_ns"] else "within reach"
+            print(f"| {r['game']} | {r['agent']} | {f['package_us']:.2f} | {f['number_us']:.2f} | {f['draw_us']:.2f} | "
+                  f"{f['plies']:.1f} | {f['draw_ns']:.1f} | {r['draw_ns']:.1f} | {sampler:.1f} | "
+                  f"{r['budget_ns']:.1f} | {verdict} |")
+        print("\nEach run's us an iteration (package / number / number and draw):\n")
+        for (game, kind), f in found.items():
+            print(f"- {game} {kind}: " + " / ".join(", ".join(f"{t:.2f}" for t in f["runs"][v])
+                                                     for v in ("package", "number", "draw")))
 
 
 if __name__ == "__main__":

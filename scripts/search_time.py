@@ -9,7 +9,7 @@ Arguments: game, size, agent kind (or ``ludii_uct``, notebook 04's UCT), playout
 grave and puct), iterations, searches (seeds 0..n-1; the median is printed); ``--policy HASH --folder DIR`` for
 PUCT with a saved policy, ``--option name=value`` for game options.  ``digest`` hashes every search's root visits
 and learned policy (bit for bit), ``visits`` the visits alone: an exact change keeps both, a change of summation
-order only the second.
+order only the second; ``plies/iter`` is the mean number of plies (descent and playout) an iteration.
 """
 import argparse
 import hashlib
@@ -46,14 +46,15 @@ else:
     agent = make_agent(args.kind, args.iterations, **({} if args.kind in ("uct", "rave", "grave")
                                                        else {"playout_engine": args.engine}))
 Searcher(game, agent).search(game.initial_state(), make_rng(0))  # compile, or load from the cache
-times, digest, visits_digest = [], hashlib.sha256(), hashlib.sha256()
+times, digest, visits_digest, plies = [], hashlib.sha256(), hashlib.sha256(), 0
 for seed in range(args.searches):
     start = time.perf_counter()
     result = Searcher(game, agent).search(game.initial_state(), make_rng(seed))
     times.append((time.perf_counter() - start) / args.iterations * 1e6)
+    plies += result.plies
     visits = np.asarray(result.visits).tobytes()
     visits_digest.update(visits)
     digest.update(visits)
     digest.update(result.policy.tobytes())
 print(f"{args.game} {args.kind} e{args.engine} {np.median(times):.3f} us/iter digest {digest.hexdigest()[:12]} "
-      f"visits {visits_digest.hexdigest()[:12]}")
+      f"visits {visits_digest.hexdigest()[:12]} plies/iter {plies / (args.searches * args.iterations):.2f}")
