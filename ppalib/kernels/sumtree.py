@@ -7,6 +7,8 @@ floating-point sum of its children's current values, the same as a fresh build: 
 playout (the totals differ from a left-to-right sum of the same weights by rounding only, relative n * 2**-53).
 Game-free.
 """
+import numpy as np
+
 from ppalib._noalloc import noalloc_jit, nowrap
 
 
@@ -62,17 +64,33 @@ def draw(tree, base, size, r):
     in [0, total).  Never a zero leaf: when rounding leaves ``r`` at or past a node's left part, the walk goes right
     unless the right part is empty, and left whenever the right part is empty (the total is > 0).
 
-    ``r`` stays >= 0 (it starts so, and loses a left part only when at least as large), so ``r < left`` already
-    means ``left > 0``: the common step reads one child and tests once; the right child is read only when the walk
-    would go right (the same slots as testing ``left > 0`` first)."""
+    At each node the walk goes right exactly when ``r >= left`` and (``left <= 0`` or ``right > 0``), taking
+    ``left`` off ``r``.  It takes two levels a step, without branches: the node's two children and four
+    grandchildren are loaded at once, the second level's pair is selected by the first decision, and the index
+    follows from the two decisions (a last single level when the depth is odd).  The loads of a step do not wait
+    on its decisions, and no turn is predicted: in a search the learned weights leave many turns to chance, and
+    a mispredicted turn cost more than the step."""
     i = 1
-    while i < size:
-        i = 2 * i
-        left = tree[nowrap(base + i)]
-        if r < left:
-            continue
-        if left > 0.0 and tree[nowrap(base + i + 1)] <= 0.0:
-            continue  # rounding put r past a left part whose right sibling is empty
-        r -= left
-        i += 1
+    span = size
+    while span >= 4:
+        c = base + 2 * i
+        g = base + 4 * i
+        left = tree[nowrap(c)]
+        right = tree[nowrap(c + 1)]
+        a = tree[nowrap(g)]
+        b = tree[nowrap(g + 1)]
+        c2 = tree[nowrap(g + 2)]
+        d = tree[nowrap(g + 3)]
+        first = (r >= left) & ((left <= 0.0) | (right > 0.0))
+        past = r - left
+        to_b = (r >= a) & ((a <= 0.0) | (b > 0.0))  # the second turn if the first goes left
+        to_d = (past >= c2) & ((c2 <= 0.0) | (d > 0.0))  # if it goes right
+        second = to_d if first else to_b
+        r = (past - c2 if to_d else past) if first else (r - a if to_b else r)
+        i = 4 * i + 2 * np.int64(first) + np.int64(second)
+        span >>= 2
+    if span == 2:
+        left = tree[nowrap(base + 2 * i)]
+        right = tree[nowrap(base + 2 * i + 1)]
+        i = 2 * i + np.int64((r >= left) & ((left <= 0.0) | (right > 0.0)))
     return i - size
