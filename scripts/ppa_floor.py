@@ -315,8 +315,9 @@ def _search_time(package_parent, name, size, kind, playouts, searches):
         env["PYTHONPATH"] = os.pathsep.join([str(Path(ppalib.__file__).resolve().parent.parent),
                                              env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     out = subprocess.run([sys.executable, str(SEARCH_TIME), name, str(size), kind, "2", str(playouts), str(searches)],
-                         env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True).stdout.split()
-    return float(out[3]), out[6], float(out[10])
+                         env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True).stdout
+    fields = out.strip().splitlines()[-1].split()  # its last line: the figures (anything printed before is not)
+    return float(fields[3]), fields[6], float(fields[10])
 
 
 def draw_in_situ(cells, playouts, searches, rounds, folder):
