@@ -303,17 +303,15 @@ def patched_copies(folder):
 def _search_time(package_parent, name, size, kind, playouts, searches):
     """(us an iteration, digest, plies an iteration) of ``scripts/search_time.py`` run on the package found in
     ``package_parent`` (None: the one imported here), from a folder without a package of its own."""
+    import ppalib
+    parent = Path(ppalib.__file__).resolve().parent.parent if package_parent is None else package_parent
     env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(parent), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     if package_parent is not None:
-        env["PYTHONPATH"] = os.pathsep.join([str(package_parent), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
         check = subprocess.run([sys.executable, "-c", "import ppalib; print(ppalib.__file__)"], env=env,
                                cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True).stdout
         if not check.startswith(str(package_parent)):
             raise SystemExit(f"the patched copy in {package_parent} is not the package imported ({check.strip()})")
-    else:
-        import ppalib
-        env["PYTHONPATH"] = os.pathsep.join([str(Path(ppalib.__file__).resolve().parent.parent),
-                                             env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     out = subprocess.run([sys.executable, str(SEARCH_TIME), name, str(size), kind, "2", str(playouts), str(searches)],
                          env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True).stdout
     fields = out.strip().splitlines()[-1].split()  # its last line: the figures (anything printed before is not)

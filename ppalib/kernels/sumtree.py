@@ -9,7 +9,7 @@ Game-free.
 """
 import numpy as np
 
-from ppalib._noalloc import noalloc_jit, nowrap
+from ppalib._noalloc import inline_jit, noalloc_jit, nowrap
 
 
 @noalloc_jit
@@ -58,6 +58,13 @@ def set_leaf_pair(tree, base0, base1, size, slot, value0, value1):
         tree[nowrap(base1 + i)] = value1
 
 
+@inline_jit
+def _goes_right(r, left, right):
+    """The walk's turn at a node whose children hold ``left`` and ``right``: right exactly when ``r >= left`` and
+    the right part is not empty (or the left one is), a bool computed without a branch."""
+    return (r >= left) & ((left <= 0.0) | (right > 0.0))
+
+
 @noalloc_jit
 def draw(tree, base, size, r):
     """The slot whose cumulative range (in slot order) holds ``r`` in [0, total): the Gibbs draw given ``r`` uniform
@@ -65,9 +72,10 @@ def draw(tree, base, size, r):
     unless the right part is empty, and left whenever the right part is empty (the total is > 0).
 
     At each node the walk goes right exactly when ``r >= left`` and (``left <= 0`` or ``right > 0``), taking
-    ``left`` off ``r``.  It takes two levels a step, without branches: the node's two children and four
-    grandchildren are loaded at once, the second level's pair is selected by the first decision, and the index
-    follows from the two decisions (a last single level when the depth is odd).  The loads of a step do not wait
+    ``left`` off ``r`` (``_goes_right``).  It takes two levels a step, without branches: the node's two children
+    and four grandchildren are loaded at once, both possible second turns are computed (the right one from
+    ``r - left``) and the first turn picks one, and the index follows from the two turns (a last single level when
+    the depth is odd).  The loads of a step do not wait
     on its decisions, and no turn is predicted: in a search the learned weights leave many turns to chance, and
     a mispredicted turn cost more than the step."""
     i = 1
@@ -81,10 +89,10 @@ def draw(tree, base, size, r):
         b = tree[nowrap(g + 1)]
         c2 = tree[nowrap(g + 2)]
         d = tree[nowrap(g + 3)]
-        first = (r >= left) & ((left <= 0.0) | (right > 0.0))
+        first = _goes_right(r, left, right)
         past = r - left
-        to_b = (r >= a) & ((a <= 0.0) | (b > 0.0))  # the second turn if the first goes left
-        to_d = (past >= c2) & ((c2 <= 0.0) | (d > 0.0))  # if it goes right
+        to_b = _goes_right(r, a, b)  # the second turn if the first goes left
+        to_d = _goes_right(past, c2, d)  # if it goes right
         second = to_d if first else to_b
         r = (past - c2 if to_d else past) if first else (r - a if to_b else r)
         i = 4 * i + 2 * np.int64(first) + np.int64(second)
@@ -92,5 +100,5 @@ def draw(tree, base, size, r):
     if span == 2:
         left = tree[nowrap(base + 2 * i)]
         right = tree[nowrap(base + 2 * i + 1)]
-        i = 2 * i + np.int64((r >= left) & ((left <= 0.0) | (right > 0.0)))
+        i = 2 * i + np.int64(_goes_right(r, left, right))
     return i - size
