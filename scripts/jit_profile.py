@@ -42,12 +42,17 @@ def _arguments(argv=None):
     parser.add_argument("--option", action="append", default=[], help="a game option, name=integer")
     parser.add_argument("--playouts", type=int, default=3000, help="iterations of each search")
     parser.add_argument("--seconds", type=float, default=12.0, help="how long to sample")
+    parser.add_argument("--gap", type=float, default=0.0,
+                        help="seconds of sleep before each search (not sampled): on a shared host, the search's "
+                             "memory leaves the caches meanwhile, as during the other engine's turn in an "
+                             "interleaved pair")
     parser.add_argument("--top", type=int, default=15, help="functions listed")
     parser.add_argument("--disassemble", metavar="NAME", help="print the sampled instructions of the function "
                                                               "whose symbol contains NAME")
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.playouts < 1:
-        parser.error(f"--seconds must be > 0 and --playouts >= 1, got {args.seconds} and {args.playouts}")
+    if args.seconds <= 0 or args.playouts < 1 or args.gap < 0:
+        parser.error(f"--seconds must be > 0, --playouts >= 1 and --gap >= 0, got {args.seconds}, "
+                     f"{args.playouts} and {args.gap}")
     if args.agent == "puct" and not args.policy:
         parser.error("--agent puct needs --policy")
     try:
@@ -101,19 +106,23 @@ def _functions(outdir: Path):
     return sorted(functions)
 
 
-def record_searches(game, root, agent, iterations: int, seconds: float, data: Path) -> None:
+def record_searches(game, root, agent, iterations: int, seconds: float, data: Path, gap: float = 0.0) -> None:
     """``perf record`` attached to this process (samples in ``data``) while ``agent`` searches from ``root`` again
-    and again for ``seconds`` (seeds 100, 101...); prints the time an iteration.  The searches are compiled before
+    and again for ``seconds`` of searching (seeds 100, 101...), sleeping ``gap`` seconds before each; prints the
+    time an iteration.  The searches are compiled before
     (the compile would be sampled otherwise).  Also used by ``scripts/profile_by_object.py``."""
     from ppalib._rng import make_rng
     from ppalib.agents import search
     perf = subprocess.Popen(["perf", "record", "-q", "-F", "4000", "-o", str(data), "-p", str(os.getpid())])
     time.sleep(1.0)  # perf attaches
-    start, searches = time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
+    elapsed, searches = 0.0, 0
+    while elapsed < seconds:
+        if gap:
+            time.sleep(gap)
+        start = time.perf_counter()
         search(game, root, agent, make_rng(100 + searches))
+        elapsed += time.perf_counter() - start
         searches += 1
-    elapsed = time.perf_counter() - start
     perf.send_signal(signal.SIGINT)
     if perf.wait() not in (0, -signal.SIGINT, 130) or not data.exists():
         raise SystemExit(f"perf record failed (exit {perf.returncode}); is kernel.perf_event_paranoid <= 2?")
@@ -131,7 +140,7 @@ def _profile(args, outdir: Path):
     search(game, root, agent, make_rng(1))  # compiles
     functions = _functions(outdir)
     data = outdir / "perf.data"
-    record_searches(game, root, agent, args.playouts, args.seconds, data)
+    record_searches(game, root, agent, args.playouts, args.seconds, data, args.gap)
     return functions, data
 
 

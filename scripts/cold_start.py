@@ -1,0 +1,96 @@
+"""What a search costs right after a pause: the fixed cost this shared host charges, on some hours, a call that has
+not run for a while.
+
+For each pause (a busy wait in Python, which touches little memory, or one OpenSpiel MCTSBot turn), the script
+times one UCT search of ``--playouts`` iterations and one of a single iteration, each right after its own pause,
+and the same searches run back to back (no pause).  The medians of ``--repeats`` go to a markdown table.  A
+single-iteration search is almost only the Python front and the calls into compiled code: what it costs after a
+pause, less what it costs back to back, is the fixed price of the pause, paid once a search whatever its size.
+
+Why it matters: ``bench``'s interleaved pairs against OpenSpiel put OpenSpiel's 0.5 s turn before each of our
+searches and our 17 ms search before each of OpenSpiel's, so only our searches pay the price
+(``ratio_uct_vs_openspiel_primed`` is the pairs without it).
+
+    python scripts/cold_start.py --game breakthrough --size 8
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+
+def _arguments(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="breakthrough")
+    parser.add_argument("--size", type=int, default=8)
+    parser.add_argument("--playouts", type=int, default=10000, help="iterations of the large search")
+    parser.add_argument("--repeats", type=int, default=7, help="searches a cell (the median is kept)")
+    parser.add_argument("--pauses", type=float, nargs="+", default=[0.01, 0.05, 0.2, 0.5, 1.0],
+                        help="busy waits, in seconds")
+    parser.add_argument("--no-openspiel", action="store_true", help="leave out the pause of an OpenSpiel turn")
+    args = parser.parse_args(argv)
+    if args.playouts < 1 or args.repeats < 1 or any(p <= 0 for p in args.pauses):
+        parser.error(f"--playouts and --repeats must be >= 1 and every --pauses > 0, got {args.playouts}, "
+                     f"{args.repeats} and {args.pauses}")
+    return args
+
+
+def _busy(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def _openspiel_turn(name: str, size: int, playouts: int):
+    """One OpenSpiel MCTSBot turn from the start, as ``bench`` plays it, or None without OpenSpiel or the game."""
+    from ppalib.bench import OPENSPIEL_NAMES
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    if name not in OPENSPIEL_NAMES or OPENSPIEL_NAMES[name][1](size) is None:
+        return None
+    os_name, params = OPENSPIEL_NAMES[name]
+    os_game = pyspiel.load_game(os_name, params(size))
+    bot = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, 42), 0.4, playouts, 4000, False, 42, False)
+    state = os_game.new_initial_state()
+    bot.step(state)  # warm-up
+    return lambda: bot.step(state)
+
+
+def main(argv=None) -> None:
+    args = _arguments(argv)
+    from ppalib._rng import make_rng
+    from ppalib.agents import make_agent, search
+    from ppalib.games import make_game
+    game = make_game(args.game, args.size)
+    root, rng = game.initial_state(), make_rng(1)
+    agents = {"1": make_agent("uct", 1), str(args.playouts): make_agent("uct", args.playouts)}
+    for agent in agents.values():
+        search(game, root, agent, rng)  # compiles
+
+    def timed_ms(agent, pause) -> float:
+        samples = []
+        for _ in range(args.repeats):
+            pause()
+            start = time.perf_counter()
+            search(game, root, agent, rng)
+            samples.append((time.perf_counter() - start) * 1e3)
+        return statistics.median(samples)
+
+    pauses = [("none (back to back)", lambda: None)]
+    pauses += [(f"busy wait {p:g} s", lambda p=p: _busy(p)) for p in args.pauses]
+    turn = None if args.no_openspiel else _openspiel_turn(args.game, args.size, args.playouts)
+    if turn is not None:
+        pauses.append((f"one OpenSpiel MCTSBot turn ({args.playouts} simulations)", turn))
+    print(f"{args.game} {args.size}x{args.size}, UCT from the start, median of {args.repeats} searches a cell "
+          f"(ms), each right after its pause\n")
+    print(f"| pause | 1 iteration | {args.playouts} iterations |\n|---|---|---|")
+    for label, pause in pauses:
+        cells = " | ".join(f"{timed_ms(agent, pause):.2f}" for agent in agents.values())
+        print(f"| {label} | {cells} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
