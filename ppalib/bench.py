@@ -34,6 +34,7 @@ maximum game length, which makes its playouts longer than ours; its Breakthrough
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import statistics
@@ -178,16 +179,23 @@ def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: b
 ENGINE_AGENTS = (("ppa", 1), ("ppa", 2), ("ppaf", 1), ("ppaf", 2))
 
 
-def interleaved_searches(game, root, agents, repeats: int, rng) -> tuple[list[list[float]], list[list[int]]]:
+def interleaved_searches(game, root, agents, repeats: int, rng,
+                         primed: bool = True) -> tuple[list[list[float]], list[list[int]]]:
     """Each of ``agents`` searches ``root`` once to warm up, then ``repeats`` times, one search of each in turn, so
     that the drifting load of a shared machine falls on all alike: per agent, the seconds and the plies
-    (``SearchResult.plies``) of each timed search.  The searches draw from ``rng`` in that order."""
+    (``SearchResult.plies``) of each timed search.  The searches draw from ``rng`` in that order.  With ``primed``,
+    each timed search comes right after an untimed one-iteration search of the same agent: on this shared host a
+    call after a pause may pay a fixed cost growing with the pause (``scripts/cold_start.py``), which would fall
+    on each agent according to the others' search times, not its own."""
     for agent in agents:
         search(game, root, agent, rng)
+    primers = [dataclasses.replace(agent, playouts=1) for agent in agents]
     seconds = [[] for _ in agents]
     plies = [[] for _ in agents]
     for _ in range(repeats):
         for i, agent in enumerate(agents):
+            if primed:
+                search(game, root, primers[i], rng)
             start = time.perf_counter()
             result = search(game, root, agent, rng, return_details=True)
             seconds[i].append(time.perf_counter() - start)
@@ -195,7 +203,7 @@ def interleaved_searches(game, root, agents, repeats: int, rng) -> tuple[list[li
     return seconds, plies
 
 
-def measure_engines(name: str, size: int, playouts: int, repeats: int) -> list[dict]:
+def measure_engines(name: str, size: int, playouts: int, repeats: int, primed: bool = True) -> list[dict]:
     """PPA's and PPAF's cost against UCT's with each ``playout_engine`` (1: every ply lists its moves; 2: the
     incremental sum-tree draw, ``ppalib.kernels.incremental``): each repeat searches the start position once with
     UCT and once with each of the four agents, in turn, so that the drifting load of a shared machine falls on all
@@ -203,11 +211,13 @@ def measure_engines(name: str, size: int, playouts: int, repeats: int) -> list[d
     iteration.  A learned policy changes how long a playout's game lasts (in misere games it gets longer), so each
     search's plies (``SearchResult.plies``: descent and playout, every iteration) are kept too:
     ``plies_per_iteration`` (UCT's and each agent's, over all repeats) and ``cost_per_ply_vs_uct``, the median of the
-    same ratios per ply played.  After one warm-up search of each."""
+    same ratios per ply played.  After one warm-up search of each; with ``primed`` (the default since 2026-11-29,
+    ``interleaved_searches``), each timed search right after a one-iteration search of its own agent."""
     game = make_game(name, size)
     uct = make_agent("uct", playouts)
     agents = [make_agent(kind, playouts, playout_engine=engine) for kind, engine in ENGINE_AGENTS]
-    seconds, searched = interleaved_searches(game, game.initial_state(), [uct, *agents], repeats, make_rng(1))
+    seconds, searched = interleaved_searches(game, game.initial_state(), [uct, *agents], repeats, make_rng(1),
+                                             primed)
     uct_times, uct_plies = seconds[0], searched[0]
     times, plies = seconds[1:], searched[1:]
     rows = [{"game": name, "size": size, "agent": "uct", "metric": "uct_iterations_per_s",

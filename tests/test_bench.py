@@ -32,3 +32,29 @@ def test_bench_profile_splits_a_playout_move_into_its_parts(capsys):
         assert metric in rows
     assert 10 < rows["plies_per_random_playout"] <= 26  # Nogo 5x5: at most one stone per point
     assert rows["ns_play"] > 0 and rows["gibbs_vs_uniform_step"] > 0
+
+
+def test_interleaved_searches_prime_each_timed_search_with_a_one_iteration_search_of_its_own_agent(monkeypatch):
+    """With ``primed`` (the default) each timed search follows an untimed one-iteration search of the same agent,
+    so a fixed cost after a pause falls on each agent's primer, not on whichever agent follows the longest search."""
+    import ppalib.bench as bench
+    from ppalib._rng import make_rng
+    from ppalib.agents import make_agent
+    from ppalib.games import make_game
+
+    calls = []
+    real_search = bench.search
+
+    def recording_search(game, root, agent, rng, **options):
+        calls.append((agent.kind, agent.playouts))
+        return real_search(game, root, agent, rng, **options)
+
+    monkeypatch.setattr(bench, "search", recording_search)
+    game = make_game("breakthrough", 5)
+    agents = [make_agent("uct", 20), make_agent("ppa", 30)]
+    for primed, per_repeat in ((True, [("uct", 1), ("uct", 20), ("ppa", 1), ("ppa", 30)]),
+                               (False, [("uct", 20), ("ppa", 30)])):
+        calls.clear()
+        seconds, plies = bench.interleaved_searches(game, game.initial_state(), agents, 2, make_rng(0), primed)
+        assert calls == [("uct", 20), ("ppa", 30)] + 2 * per_repeat  # warm-ups, then the repeats
+        assert [len(s) for s in seconds] == [2, 2] and all(p > 0 for row in plies for p in row)
