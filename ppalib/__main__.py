@@ -79,7 +79,7 @@ def _bench(args) -> None:
     if args.playouts < 1 or args.repeats < 1:
         raise ValueError(f"playouts={args.playouts} and repeats={args.repeats} must both be >= 1")
     run_bench(names, args.size, args.playouts, args.repeats, not args.no_openspiel, args.compile, args.json,
-              profile=args.profile, engines=args.engines, markdown=args.markdown)
+              profile=args.profile, engines=args.engines, markdown=args.markdown, primed=not args.no_prime)
 
 
 def _site(args) -> None:
@@ -188,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--detail", action="store_true", help="with --presets: every cell, its cost and its source")
     b.add_argument("--engines", action="store_true",
                    help="also PPA and PPAF with each playout_engine (1: lists, 2: incremental), interleaved with UCT")
+    b.add_argument("--no-prime", action="store_true",
+                   help="with --engines: time each search without first running a one-iteration search of the same "
+                        "agent (the rounds before 2026-11-29; see scripts/cold_start.py)")
     b.set_defaults(func=_bench)
 
     w = sub.add_parser("site", help="build the static HTML site from the executed notebooks into output/site/ "

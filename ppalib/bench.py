@@ -319,10 +319,10 @@ def measure_compile(targets: list[tuple[str, int]]) -> list[dict]:
 
 def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, openspiel: bool,
               compile_times: bool, as_json: bool, stream=None, profile: bool = False,
-              engines: bool = False, markdown: bool = False) -> list[dict]:
+              engines: bool = False, markdown: bool = False, primed: bool = True) -> list[dict]:
     """Measure each game of ``names`` (``name`` or ``name:size``) at ``size``, or at its ``BENCH_SIZES`` size
     (fixed-board games at their own); with ``engines`` and ``markdown``, ``engines_table`` and ``engines_ply_table``
-    after the rows."""
+    after the rows; ``primed``: ``measure_engines``'s."""
     stream = sys.stdout if stream is None else stream  # looked up per call: sys.stdout may have been replaced
     rows = []
     for name, game_size in bench_targets(names, size):
@@ -331,7 +331,7 @@ def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, o
         if profile:
             measured += measure_profile(name, game_size, repeats)
         if engines:
-            measured += measure_engines(name, game_size, playouts, repeats)
+            measured += measure_engines(name, game_size, playouts, repeats, primed)
         for row in measured:
             rows.append(row)
             if as_json:
