@@ -6,6 +6,8 @@ times one UCT search of ``--playouts`` iterations and one of a single iteration,
 and the same searches run back to back (no pause).  The medians of ``--repeats`` go to a markdown table.  A
 single-iteration search is almost only the Python front and the calls into compiled code: what it costs after a
 pause, less what it costs back to back, is the fixed price of the pause, paid once a search whatever its size.
+A second table times compiled code without the search, back to back and after a 1 s sleep: a random walk over
+8 MB and a loop that touches no memory, to tell whether the price is in memory or in the processor.
 
 Why it matters: ``bench``'s interleaved pairs against OpenSpiel put OpenSpiel's 0.5 s turn before each of our
 searches and our 17 ms search before each of OpenSpiel's, so only our searches pay the price
@@ -59,6 +61,44 @@ def _openspiel_turn(name: str, size: int, playouts: int):
     return lambda: bot.step(state)
 
 
+def memory_probe(repeats: int) -> list[tuple[str, float, float]]:
+    """Whether the price is in memory: (label, ms back to back, ms after a 1 s sleep) for a compiled random walk
+    over an 8 MB array and a compiled loop that touches no memory, medians of ``repeats``."""
+    import numpy as np
+    from numba import njit
+
+    @njit(cache=False)
+    def walk(values, steps):
+        i, total = 0, 0
+        for _ in range(steps):
+            i = (i * 1103515245 + 12345 + values[i]) & (values.size - 1)
+            total += values[i]
+        return total
+
+    @njit(cache=False)
+    def compute(steps):
+        x = 1.0
+        for _ in range(steps):
+            x = x * 1.0000001 + 1e-9
+        return x
+
+    values = np.ones(1 << 20, dtype=np.int64)  # 8 MB
+    walk(values, 10), compute(10)  # compiles
+    rows = []
+    for label, run in (("random walk over 8 MB (300,000 reads)", lambda: walk(values, 300000)),
+                       ("loop touching no memory (5,000,000 steps)", lambda: compute(5000000))):
+        times = {0.0: [], 1.0: []}
+        for _ in range(repeats):
+            for sleep in times:
+                run()  # the run before: back to back for the first, then the sleep
+                time.sleep(sleep)
+                start = time.perf_counter()
+                run()
+                times[sleep].append((time.perf_counter() - start) * 1e3)
+        rows.append((label, statistics.median(times[0.0]), statistics.median(times[1.0])))
+    return rows
+
+
 def main(argv=None) -> None:
     args = _arguments(argv)
     from ppalib._rng import make_rng
@@ -90,6 +130,10 @@ def main(argv=None) -> None:
     for label, pause in pauses:
         cells = " | ".join(f"{timed_ms(agent, pause):.2f}" for agent in agents.values())
         print(f"| {label} | {cells} |", flush=True)
+    print(f"\nThe same price without the search (median of {args.repeats}, ms):\n\n"
+          f"| compiled code | back to back | after a 1 s sleep |\n|---|---|---|")
+    for label, back_to_back, after_sleep in memory_probe(args.repeats):
+        print(f"| {label} | {back_to_back:.2f} | {after_sleep:.2f} |", flush=True)
 
 
 if __name__ == "__main__":
