@@ -11,11 +11,14 @@ single process, from the start position:
   over ``repeats`` interleaved pairs (one UCT search, one OpenSpiel search) of the pair's time ratio, so that
   the load of a shared machine, which drifts, does not fall on one engine only; and
   ``ratio_uct_vs_openspiel_primed``: the same, each timed search right after an untimed one-iteration search of
-  its own engine.  On this shared host a call after a pause pays a fixed cost that grows with the pause, on some
-  hours and not others (a one-iteration search: 0.1 ms back to back, 11.5 ms after OpenSpiel's 0.5 s turn at
-  Breakthrough 8x8, 28 ms after a 1 s wait; ``scripts/cold_start.py``); in plain pairs only the faster engine
-  pays it, since only its pause is long.
-* With ``--engines``, PPA's and PPAF's ``cost_vs_uct`` with each playout engine (``measure_engines``), and the plies
+  its own engine (for OpenSpiel a two-simulation MCTSBot: with one, its step samples from the prior and
+  selects nothing).  On this shared host a call after a pause pays a cost that grows with the pause, on some
+  hours and not others (a one-iteration UCT search at Breakthrough 8x8: 0.11-0.13 ms back to back, 8.9-11.5 ms
+  after OpenSpiel's 0.5 s turn, 14-28 ms after a 1 s wait, two runs; ``scripts/cold_start.py``); in plain pairs
+  only the faster engine pays it, since only its pause is long.  A primer takes off the part a search pays
+  once, not all of it (a long search also finds more of its memory cold).
+* With ``--engines``, PPA's and PPAF's ``cost_vs_uct`` with each playout engine (``measure_engines``; rounds primed
+  as above since 2026-11-29, ``--no-prime`` for the rounds before), and the plies
   an iteration plays under each agent with engine 2's ``cost_per_ply_vs_uct``: a learned policy makes playouts longer
   or shorter (three times as long at Fanorona, half as long at Gomoku), which a per-iteration ratio mixes with the
   engine's speed; ``--markdown`` prints both as tables (``engines_table``, ``engines_ply_table``).
@@ -160,7 +163,8 @@ def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: b
         # (scripts/cold_start.py), and plain pairs charge it to the faster engine only, whose pause is the other's
         # long turn.
         primer_agent = make_agent("uct", 1)
-        primer_bot = pyspiel.MCTSBot(os_game, evaluator, 0.4, 1, 4000, False, 42, False)
+        # two simulations: with one, MCTSBot's step samples from the prior instead of selecting a child
+        primer_bot = pyspiel.MCTSBot(os_game, evaluator, 0.4, 2, 4000, False, 42, False)
         primer_bot.step(state)
         ours, theirs = [], []
         for _ in range(repeats):
@@ -183,7 +187,8 @@ def interleaved_searches(game, root, agents, repeats: int, rng,
                          primed: bool = True) -> tuple[list[list[float]], list[list[int]]]:
     """Each of ``agents`` searches ``root`` once to warm up, then ``repeats`` times, one search of each in turn, so
     that the drifting load of a shared machine falls on all alike: per agent, the seconds and the plies
-    (``SearchResult.plies``) of each timed search.  The searches draw from ``rng`` in that order.  With ``primed``,
+    (``SearchResult.plies``) of each timed search.  The searches, primers included, draw from ``rng`` in that
+    order.  With ``primed``,
     each timed search comes right after an untimed one-iteration search of the same agent: on this shared host a
     call after a pause may pay a fixed cost growing with the pause (``scripts/cold_start.py``), which would fall
     on each agent according to the others' search times, not its own."""

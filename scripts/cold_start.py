@@ -5,13 +5,15 @@ For each pause (a busy wait in Python, which touches little memory, or one OpenS
 times one UCT search of ``--playouts`` iterations and one of a single iteration, each right after its own pause,
 and the same searches run back to back (no pause).  The medians of ``--repeats`` go to a markdown table.  A
 single-iteration search is almost only the Python front and the calls into compiled code: what it costs after a
-pause, less what it costs back to back, is the fixed price of the pause, paid once a search whatever its size.
+pause, less what it costs back to back, is the part of the pause's price a search pays once whatever its size (a
+long search pays more: more of its memory is cold too).
 A second table times compiled code without the search, back to back and after a 1 s sleep: a random walk over
 8 MB and a loop that touches no memory, to tell whether the price is in memory or in the processor.
 
 Why it matters: ``bench``'s interleaved pairs against OpenSpiel put OpenSpiel's 0.5 s turn before each of our
 searches and our 17 ms search before each of OpenSpiel's, so only our searches pay the price
-(``ratio_uct_vs_openspiel_primed`` is the pairs without it).
+(``ratio_uct_vs_openspiel_primed`` is the pairs with each search right after a one-iteration one of its engine,
+which takes off the part paid once).
 
     python scripts/cold_start.py --game breakthrough --size 8
 """
@@ -32,9 +34,9 @@ def _arguments(argv=None):
                         help="busy waits, in seconds")
     parser.add_argument("--no-openspiel", action="store_true", help="leave out the pause of an OpenSpiel turn")
     args = parser.parse_args(argv)
-    if args.playouts < 1 or args.repeats < 1 or any(p <= 0 for p in args.pauses):
-        parser.error(f"--playouts and --repeats must be >= 1 and every --pauses > 0, got {args.playouts}, "
-                     f"{args.repeats} and {args.pauses}")
+    if args.playouts < 2 or args.repeats < 1 or any(p <= 0 for p in args.pauses):
+        parser.error(f"--playouts must be >= 2 (the large search; the small one has 1), --repeats >= 1 and every "
+                     f"--pauses > 0, got {args.playouts}, {args.repeats} and {args.pauses}")
     return args
 
 

@@ -41,7 +41,9 @@ def _arguments(argv=None):
     parser.add_argument("--folder", action="append", default=[], help="where --policy is saved")
     parser.add_argument("--option", action="append", default=[], help="a game option, name=integer")
     parser.add_argument("--playouts", type=int, default=3000, help="iterations of each search")
-    parser.add_argument("--seconds", type=float, default=12.0, help="how long to sample")
+    parser.add_argument("--seconds", type=float, default=12.0,
+                        help="how long to sample: seconds of searching (with --gap the run lasts longer by the "
+                             "sleeps)")
     parser.add_argument("--gap", type=float, default=0.0,
                         help="seconds of sleep before each search (not sampled): on a shared host, the search's "
                              "memory leaves the caches meanwhile, as during the other engine's turn in an "

@@ -345,12 +345,14 @@ def draw_in_situ(cells, playouts, searches, rounds, folder):
 
 
 def searches(game, playouts, repeats):
-    """Interleaved searches of the start position (``bench.interleaved_searches``): per agent, (median us an
-    iteration, mean plies an iteration)."""
+    """Interleaved searches of the start position (``bench.interleaved_searches``, plain rounds: the stored floor
+    runs were timed so; primed rounds, ``bench --engines``' default since 2026-11-29, take the cost of a pause off
+    each search, ``scripts/cold_start.py``): per agent, (median us an iteration, mean plies an iteration)."""
     agents = {"uct": make_agent("uct", playouts),
               "ppa": make_agent("ppa", playouts, playout_engine=2),
               "ppaf": make_agent("ppaf", playouts, playout_engine=2)}
-    seconds, plies = interleaved_searches(game, game.initial_state(), list(agents.values()), repeats, make_rng(1))
+    seconds, plies = interleaved_searches(game, game.initial_state(), list(agents.values()), repeats, make_rng(1),
+                                          primed=False)
     return {kind: (statistics.median(seconds[i]) / playouts * 1e6, sum(plies[i]) / (playouts * repeats))
             for i, kind in enumerate(agents)}
 

@@ -37,24 +37,48 @@ def test_bench_profile_splits_a_playout_move_into_its_parts(capsys):
 def test_interleaved_searches_prime_each_timed_search_with_a_one_iteration_search_of_its_own_agent(monkeypatch):
     """With ``primed`` (the default) each timed search follows an untimed one-iteration search of the same agent,
     so a fixed cost after a pause falls on each agent's primer, not on whichever agent follows the longest search."""
+    import dataclasses
+    import types
+
     import ppalib.bench as bench
     from ppalib._rng import make_rng
     from ppalib.agents import make_agent
     from ppalib.games import make_game
 
-    calls = []
-    real_search = bench.search
+    events = []
+    real_search, real_clock = bench.search, bench.time.perf_counter
 
     def recording_search(game, root, agent, rng, **options):
-        calls.append((agent.kind, agent.playouts))
+        events.append(agent)
         return real_search(game, root, agent, rng, **options)
 
+    def recording_clock():
+        events.append("clock")
+        return real_clock()
+
     monkeypatch.setattr(bench, "search", recording_search)
+    monkeypatch.setattr(bench, "time", types.SimpleNamespace(perf_counter=recording_clock))  # bench's clock only
     game = make_game("breakthrough", 5)
-    agents = [make_agent("uct", 20), make_agent("ppa", 30)]
-    for primed, per_repeat in ((True, [("uct", 1), ("uct", 20), ("ppa", 1), ("ppa", 30)]),
-                               (False, [("uct", 20), ("ppa", 30)])):
-        calls.clear()
-        seconds, plies = bench.interleaved_searches(game, game.initial_state(), agents, 2, make_rng(0), primed)
-        assert calls == [("uct", 20), ("ppa", 30)] + 2 * per_repeat  # warm-ups, then the repeats
+    uct, ppa = make_agent("uct", 20), make_agent("ppa", 30, playout_engine=2)
+    primer = {a: dataclasses.replace(a, playouts=1) for a in (uct, ppa)}
+    for primed in (True, False):
+        events.clear()
+        seconds, plies = bench.interleaved_searches(game, game.initial_state(), [uct, ppa], 2, make_rng(0), primed)
+        timed = [[primer[a]] * primed + ["clock", a, "clock"] for a in (uct, ppa)]
+        assert events == [uct, ppa] + 2 * (timed[0] + timed[1])  # warm-ups, then each repeat: primer outside the clock
         assert [len(s) for s in seconds] == [2, 2] and all(p > 0 for row in plies for p in row)
+
+
+def test_bench_no_prime_reaches_the_engines_rounds(monkeypatch, capsys):
+    import ppalib.bench as bench
+    seen = []
+
+    def fake_engines(name, size, playouts, repeats, primed=True):
+        seen.append(primed)
+        return []
+
+    monkeypatch.setattr(bench, "measure_engines", fake_engines)
+    for flags, expected in (([], True), (["--no-prime"], False)):
+        assert main(["bench", "--games", "breakthrough", "--size", "5", "--playouts", "20", "--repeats", "1",
+                     "--json", "--no-openspiel", "--engines", *flags]) == 0
+        assert seen.pop() is expected
