@@ -114,6 +114,26 @@ def measure_profile(name: str, size: int, repeats: int, playouts: int = 300) -> 
             for metric, value in cost.items()]
 
 
+def openspiel_turn(name: str, size: int, simulations: int):
+    """One turn of OpenSpiel's ``MCTSBot`` from ``name``'s start position at ``size`` as the benchmark plays it (a
+    ``RandomRolloutEvaluator`` of one rollout, c = 0.4, seeds 42), as a function of no argument, after one warm-up
+    turn; None without OpenSpiel or when it lacks the game at that size."""
+    if name not in OPENSPIEL_NAMES:
+        return None
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    os_name, params = OPENSPIEL_NAMES[name]
+    if params(size) is None:
+        return None
+    os_game = pyspiel.load_game(os_name, params(size))
+    bot = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, 42), 0.4, simulations, 4000, False, 42, False)
+    state = os_game.new_initial_state()
+    bot.step(state)  # warm-up
+    return lambda: bot.step(state)
+
+
 def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: bool = True) -> list[dict]:
     game = make_game(name, size)
     root = game.initial_state()
@@ -134,48 +154,37 @@ def measure_game(name: str, size: int, playouts: int, repeats: int, openspiel: b
     uct = next(r["value"] for r in rows if r["metric"] == "uct_iterations_per_s")
     ppa = next(r["value"] for r in rows if r["metric"] == "ppa_iterations_per_s")
     row("ppa", "ppa_cost_vs_uct", uct / ppa)
-    if openspiel and name in OPENSPIEL_NAMES:
-        try:
-            import pyspiel
-        except ImportError:
-            return rows
-        os_name, params = OPENSPIEL_NAMES[name]
-        if params(size) is None:
-            return rows
-        os_game = pyspiel.load_game(os_name, params(size))
-        evaluator = pyspiel.RandomRolloutEvaluator(1, 42)
-        bot = pyspiel.MCTSBot(os_game, evaluator, 0.4, playouts, 4000, False, 42, False)
-        state = os_game.new_initial_state()
+    turn = openspiel_turn(name, size, playouts) if openspiel else None
+    if turn is not None:
         uct_agent = make_agent("uct", playouts)
-        bot.step(state)  # warm-up
-        ours, theirs = [], []
-        for _ in range(repeats):  # interleaved, so a slow phase of a shared machine hits both engines alike
-            start = time.perf_counter()
-            search(game, root, uct_agent, rng)
-            ours.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            bot.step(state)
-            theirs.append(time.perf_counter() - start)
+        # Primers: on this shared host the first call after a pause may pay a fixed cost that grows with the pause
+        # (scripts/cold_start.py), and plain pairs charge it to the faster engine only, whose pause is the other's
+        # long turn.  OpenSpiel's has two simulations: with one, MCTSBot's step samples from the prior instead of
+        # selecting a child.
+        primer_agent = make_agent("uct", 1)
+        primer_turn = openspiel_turn(name, size, 2)
+
+        def pairs(primed: bool) -> tuple[list[float], list[float]]:
+            """``repeats`` interleaved pairs, so a slow phase of a shared machine hits both engines alike: the
+            seconds of our searches and of OpenSpiel's, each after an untimed primer of its engine if ``primed``."""
+            ours, theirs = [], []
+            for _ in range(repeats):
+                if primed:
+                    search(game, root, primer_agent, rng)
+                start = time.perf_counter()
+                search(game, root, uct_agent, rng)
+                ours.append(time.perf_counter() - start)
+                if primed:
+                    primer_turn()
+                start = time.perf_counter()
+                turn()
+                theirs.append(time.perf_counter() - start)
+            return ours, theirs
+
+        ours, theirs = pairs(primed=False)
         row("openspiel", "openspiel_iterations_per_s", playouts / statistics.median(theirs))
         row("uct", "ratio_uct_vs_openspiel", statistics.median(t / o for o, t in zip(ours, theirs)))
-        # The same pairs, each timed search right after an untimed one-iteration search of its own engine.  On
-        # this shared host the first call after a pause may pay a fixed cost that grows with the pause
-        # (scripts/cold_start.py), and plain pairs charge it to the faster engine only, whose pause is the other's
-        # long turn.
-        primer_agent = make_agent("uct", 1)
-        # two simulations: with one, MCTSBot's step samples from the prior instead of selecting a child
-        primer_bot = pyspiel.MCTSBot(os_game, evaluator, 0.4, 2, 4000, False, 42, False)
-        primer_bot.step(state)
-        ours, theirs = [], []
-        for _ in range(repeats):
-            search(game, root, primer_agent, rng)
-            start = time.perf_counter()
-            search(game, root, uct_agent, rng)
-            ours.append(time.perf_counter() - start)
-            primer_bot.step(state)
-            start = time.perf_counter()
-            bot.step(state)
-            theirs.append(time.perf_counter() - start)
+        ours, theirs = pairs(primed=True)
         row("uct", "ratio_uct_vs_openspiel_primed", statistics.median(t / o for o, t in zip(ours, theirs)))
     return rows
 
@@ -188,10 +197,9 @@ def interleaved_searches(game, root, agents, repeats: int, rng,
     """Each of ``agents`` searches ``root`` once to warm up, then ``repeats`` times, one search of each in turn, so
     that the drifting load of a shared machine falls on all alike: per agent, the seconds and the plies
     (``SearchResult.plies``) of each timed search.  The searches, primers included, draw from ``rng`` in that
-    order.  With ``primed``,
-    each timed search comes right after an untimed one-iteration search of the same agent: on this shared host a
-    call after a pause may pay a fixed cost growing with the pause (``scripts/cold_start.py``), which would fall
-    on each agent according to the others' search times, not its own."""
+    order.  With ``primed``, each timed search comes right after an untimed one-iteration search of the same agent:
+    on this shared host a call after a pause may pay a fixed cost growing with the pause (``scripts/cold_start.py``),
+    which would fall on each agent according to the others' search times, not its own."""
     for agent in agents:
         search(game, root, agent, rng)
     primers = [dataclasses.replace(agent, playouts=1) for agent in agents]

@@ -46,23 +46,6 @@ def _busy(seconds: float) -> None:
         pass
 
 
-def _openspiel_turn(name: str, size: int, playouts: int):
-    """One OpenSpiel MCTSBot turn from the start, as ``bench`` plays it, or None without OpenSpiel or the game."""
-    from ppalib.bench import OPENSPIEL_NAMES
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    if name not in OPENSPIEL_NAMES or OPENSPIEL_NAMES[name][1](size) is None:
-        return None
-    os_name, params = OPENSPIEL_NAMES[name]
-    os_game = pyspiel.load_game(os_name, params(size))
-    bot = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, 42), 0.4, playouts, 4000, False, 42, False)
-    state = os_game.new_initial_state()
-    bot.step(state)  # warm-up
-    return lambda: bot.step(state)
-
-
 def memory_probe(repeats: int) -> list[tuple[str, float, float]]:
     """Whether the price is in memory: (label, ms back to back, ms after a 1 s sleep) for a compiled random walk
     over an 8 MB array and a compiled loop that touches no memory, medians of ``repeats``."""
@@ -105,6 +88,7 @@ def main(argv=None) -> None:
     args = _arguments(argv)
     from ppalib._rng import make_rng
     from ppalib.agents import make_agent, search
+    from ppalib.bench import openspiel_turn
     from ppalib.games import make_game
     game = make_game(args.game, args.size)
     root, rng = game.initial_state(), make_rng(1)
@@ -123,7 +107,7 @@ def main(argv=None) -> None:
 
     pauses = [("none (back to back)", lambda: None)]
     pauses += [(f"busy wait {p:g} s", lambda p=p: _busy(p)) for p in args.pauses]
-    turn = None if args.no_openspiel else _openspiel_turn(args.game, args.size, args.playouts)
+    turn = None if args.no_openspiel else openspiel_turn(args.game, args.size, args.playouts)
     if turn is not None:
         pauses.append((f"one OpenSpiel MCTSBot turn ({args.playouts} simulations)", turn))
     print(f"{args.game} {args.size}x{args.size}, UCT from the start, median of {args.repeats} searches a cell "
