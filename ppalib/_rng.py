@@ -64,8 +64,12 @@ def random_float(rng):
 
 @noalloc_jit
 def index_of_u64(word, n):
-    """The integer in [0, n) that ``random_index`` makes of the 64-bit output ``word``."""
-    i = np.int64(float_of_u64(word) * n)
+    """The integer in [0, n) that ``random_index`` makes of the 64-bit output ``word``: floor(u * n) for the uniform
+    float u = ``float_of_u64(word)``, computed as a * (n * 2**-53) for u's 53-bit integer a.  Both products are
+    exact but the last, and scaling by a power of two commutes with rounding (no subnormals: a >= 1 or the
+    product is 0), so this is the same float as (a * 2**-53) * n, bit for bit, with one multiplication fewer
+    between the generator and the index: n * 2**-53 does not wait for the generator."""
+    i = np.int64(np.float64(word >> np.uint64(11)) * (np.float64(n) * _INV_2_53))
     return i if i < n else n - 1
 
 
