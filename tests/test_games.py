@@ -174,6 +174,28 @@ def test_go_captures_ko_eyes_and_scoring():
     assert 0 not in set(game.legal_moves(s2).tolist())
 
 
+@pytest.mark.parametrize("size", [2, 5, 8, 9, 19])
+def test_go_area_score_counts_stones_and_one_colour_empty_regions_of_every_position(size):
+    """``area_score`` (branch-free since 2026-11-29) against a plain count on the board: stones, plus empty
+    points whose on-board neighbours are all of one colour, at every ply of seeded random games to their end."""
+    from ppalib.games.go import H_BOARD, _point, area_score
+    game = make_game("go", size)
+    rng = np.random.default_rng(size)
+    positions = 0
+    for _ in range(3):
+        for state in _random_game(game, rng.integers(0, 1000, size=4 * size * size + 10).tolist()):
+            board = np.array([state[H_BOARD + _point(game.spec, cell)] for cell in range(size * size)]).reshape(size, size)
+            expected = [int((board == 1).sum()), int((board == 2).sum())]
+            for r, c in zip(*np.nonzero(board == 0)):
+                near = {board[r + dr, c + dc] for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+                        if 0 <= r + dr < size and 0 <= c + dc < size}
+                if near in ({1}, {2}):
+                    expected[near.pop() - 1] += 1
+            assert list(area_score(game.spec, state)) == expected
+            positions += 1
+    assert positions > 3 * size * size // 2
+
+
 def test_atarigo_first_capture_wins_and_nogo_forbids_it():
     for name, expect_over in (("atarigo", True), ("nogo", False)):
         game = make_game(name, 5)
