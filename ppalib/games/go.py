@@ -338,7 +338,9 @@ def _captures_next_to(state, points, p, opp, w):
 
 @inline_jit
 def _is_listed(spec, state, p, color, nogo, plain_go):
-    """``p`` is in the legal-move list: legal and, in Go, not an own eye.
+    """The empty point ``p``, not the ko point, is in the legal-move list: legal and, in Go, not an own eye.  The
+    callers know that ``p`` is empty and not the ko (``legal_moves`` and ``slot_code`` test both first,
+    ``_random_move`` draws from its empty list and tests the ko alone), so it is not read again here.
 
     A point with an empty neighbour breathes and is no eye, so it is legal without looking at strings, except
     in Nogo, where it must not capture: only the enemy strings next to it are tested.  A surrounded point is an
@@ -347,8 +349,6 @@ def _is_listed(spec, state, p, color, nogo, plain_go):
     neighbours own stones or edge, and at most one enemy stone on the diagonals (none at the edge).  One pass
     without calls (``legal_moves`` inlines the first case).
     """
-    if state[nowrap(H_BOARD + p)] != EMPTY or p == state[H_KO]:
-        return False
     w = _width(spec)
     points = _points(spec)
     opp = 3 - color
@@ -415,14 +415,15 @@ def _random_move(spec, state, rng, out):
     plain_go = (spec[S_VARIANT] & (VARIANT_ATARI | VARIANT_NOGO)) == 0
     nogo = (spec[S_VARIANT] & VARIANT_NOGO) != 0
     empties = state[H_COUNT0]
+    ko = state[H_KO]
     list_start = H_BOARD + 8 * _points(spec)
     if (spec[S_VARIANT] & VARIANT_ATARI_SUICIDE) != 0 and empties > 0:  # every empty point is legal
         return _cell(spec, state[nowrap(list_start + random_index(rng, empties))])
     tried = ZERO  # bit i: the i-th empty point was tried and is not listed (kept for the first 64 of the list)
     for _ in range(8 if empties > 8 else 0):  # few empty points: list them at once
         i = random_index(rng, empties)
-        p = state[nowrap(list_start + i)]
-        if _is_listed(spec, state, p, color, nogo, plain_go):
+        p = state[nowrap(list_start + i)]  # empty: only the ko point is tested
+        if p != ko and _is_listed(spec, state, p, color, nogo, plain_go):
             return _cell(spec, p)
         if i < 64:
             tried |= ONE << np.uint64(i)
@@ -431,7 +432,7 @@ def _random_move(spec, state, rng, out):
         if i < 64 and (tried >> np.uint64(i)) & ONE:
             continue  # tried above: not listed (the test is a function of the position), not tested again
         p = state[nowrap(list_start + i)]
-        if _is_listed(spec, state, p, color, nogo, plain_go):
+        if p != ko and _is_listed(spec, state, p, color, nogo, plain_go):
             out[nowrap(count)] = _cell(spec, p)
             count += 1
     if count > 0:
