@@ -175,7 +175,7 @@ def test_go_captures_ko_eyes_and_scoring():
 
 
 @pytest.mark.parametrize("size", [2, 5, 8, 9, 19])
-def test_go_area_score_counts_stones_and_one_colour_empty_regions_of_every_position(size):
+def test_go_area_score_counts_stones_and_empty_points_next_to_one_colour_at_every_position(size):
     """``area_score`` (branch-free since 2026-11-29) against a plain count on the board: stones, plus empty
     points whose on-board neighbours are all of one colour, at every ply of seeded random games to their end."""
     from ppalib.games.go import H_BOARD, _point, area_score
@@ -184,7 +184,8 @@ def test_go_area_score_counts_stones_and_one_colour_empty_regions_of_every_posit
     positions = 0
     for _ in range(3):
         for state in _random_game(game, rng.integers(0, 1000, size=4 * size * size + 10).tolist()):
-            board = np.array([state[H_BOARD + _point(game.spec, cell)] for cell in range(size * size)]).reshape(size, size)
+            cells = [state[H_BOARD + _point(game.spec, cell)] for cell in range(size * size)]
+            board = np.array(cells).reshape(size, size)
             expected = [int((board == 1).sum()), int((board == 2).sum())]
             for r, c in zip(*np.nonzero(board == 0)):
                 near = {board[r + dr, c + dc] for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))

@@ -445,13 +445,22 @@ def _random_move(spec, state, rng, out):
     return -1
 
 
+SEEN_BITS = 0x0214  # nibble v of a point's value v: EMPTY 4, Black 1, White 2, BORDER 0
+
+
+@inline_jit
+def _seen_bit(v):
+    """What ``area_score`` notes of a neighbour of value ``v`` (0 empty, 1 Black, 2 White, 3 border): 4, 1, 2 or 0,
+    read from the nibble table ``SEEN_BITS`` without a branch."""
+    return (SEEN_BITS >> (4 * v)) & 7
+
+
 @noalloc_jit
 def area_score(spec, state):
     """(Black, White) area scores: stones plus one-colour-surrounded empty points, komi not included.
 
-    Without branches (each point's colour is a coin toss to the CPU at a playout's end): a point's value v (0
-    empty, 1 Black, 2 White, 3 border) becomes a bit of ``seen`` by the nibble table ``0x0214 >> 4 v`` (empty 4,
-    Black 1, White 2, border 0); an empty point is Black's when its four neighbours saw Black alone.
+    Without branches (each point's colour is a coin toss to the CPU at a playout's end): each neighbour's value
+    becomes a bit of ``seen`` (``_seen_bit``); an empty point is Black's when its four neighbours saw Black alone.
     """
     n = spec[S_SIZE]
     w = n + 2
@@ -461,9 +470,8 @@ def area_score(spec, state):
         p = (r + 1) * w + 1
         for _ in range(n):
             v = state[nowrap(H_BOARD + p)]
-            seen = (((0x0214 >> (4 * state[nowrap(H_BOARD + p - 1)])) | (0x0214 >> (4 * state[nowrap(H_BOARD + p + 1)]))
-                     | (0x0214 >> (4 * state[nowrap(H_BOARD + p - w)])) | (0x0214 >> (4 * state[nowrap(H_BOARD + p + w)])))
-                    & 7)
+            seen = (_seen_bit(state[nowrap(H_BOARD + p - 1)]) | _seen_bit(state[nowrap(H_BOARD + p + 1)])
+                    | _seen_bit(state[nowrap(H_BOARD + p - w)]) | _seen_bit(state[nowrap(H_BOARD + p + w)]))
             empty = np.int64(v == EMPTY)
             black += np.int64(v == 1) | (empty & np.int64(seen == 1))
             white += np.int64(v == 2) | (empty & np.int64(seen == 2))
