@@ -15,6 +15,12 @@ Two facts about numba 0.68 shape this module (both measured on this project's ma
    from disk in a fresh process.  ``check_specialised`` refuses a copy that could bind another game's functions.
 
 The cache root is ``$PPALIB_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/ppalib`` (``~/.cache/ppalib``).
+
+Numba files a module's entries under a hash of the module's absolute folder, so a second checkout of the same code
+(a fresh clone, a git worktree, a cluster worker's copy) compiled every game function again.  ppalib's own compiled
+modules are therefore filed by their path *inside the package* (``PackageRelativeCacheLocator``): ``CACHE_DIR`` is
+already keyed by the hash of every such file, and numba still checks each file's content hash (its source stamp)
+before it loads an entry.
 """
 from __future__ import annotations
 
@@ -29,6 +35,7 @@ from pathlib import Path
 from types import ModuleType
 
 import numba
+from numba.core.caching import UserProvidedCacheLocator
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 KERNELS_DIR = PACKAGE_DIR / "kernels"
@@ -63,10 +70,39 @@ def cache_root() -> Path:
 CACHE_DIR = cache_root() / f"numba-{SOURCE_HASH}"
 
 
+_JIT_SOURCE_FILES = frozenset(str(path) for path in _JIT_SOURCES)
+# numba's own locators, in its order, after ours (``numba.core.caching._CacheImpl``).
+_NUMBA_LOCATORS = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator", "IPythonCacheLocator",
+                   "ZipCacheLocator")
+
+
+class PackageRelativeCacheLocator(UserProvidedCacheLocator):
+    """Files the entries of a ppalib module numba compiles under ``CACHE_DIR/package/<its folder in ppalib>``, so
+    that every checkout of the same sources shares them (module docstring).  Any other file: ``None``, and numba
+    asks its own locators.  The source stamp stays numba's (a hash of the file's content)."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        inside = Path(py_file).resolve().parent.relative_to(PACKAGE_DIR)
+        self._cache_path = os.path.join(numba.config.CACHE_DIR, "package", "ppalib", *inside.parts)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if str(Path(py_file).resolve()) not in _JIT_SOURCE_FILES:
+            return None
+        return super().from_function(py_func, py_file)
+
+
 def configure_numba_cache() -> None:
-    """Point numba's cache at ``CACHE_DIR``; must run before any ``@njit(cache=True)`` in ppalib is defined."""
+    """Point numba's cache at ``CACHE_DIR``, ppalib's modules filed by ``PackageRelativeCacheLocator`` (before any
+    locator named in ``NUMBA_CACHE_LOCATOR_CLASSES``, else numba's); must run before any ``@njit(cache=True)`` in
+    ppalib is defined."""
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     numba.config.CACHE_DIR = str(CACHE_DIR)
+    ours = f"{__name__}.{PackageRelativeCacheLocator.__name__}"
+    theirs = [name.strip() for name in (numba.config.CACHE_LOCATOR_CLASSES or "").split(",") if name.strip()]
+    if ours not in theirs:
+        numba.config.CACHE_LOCATOR_CLASSES = ",".join([ours, *(theirs or _NUMBA_LOCATORS)])
 
 
 GAME_IMPORT = re.compile(r"^from ppalib\.games import (\w+) as game\s+# <game-import>$", re.M)

@@ -93,6 +93,24 @@ def test_kernel_loads_from_the_disk_cache_in_a_fresh_process():
     assert (hits, misses) == (1, 0)
 
 
+def test_a_second_checkout_of_the_same_code_loads_the_game_functions_from_the_disk_cache(tmp_path):
+    """Two copies of the package at two paths (a fresh clone beside this one) share one cache: the game functions
+    compiled by the first load in the second (``_specialise.PackageRelativeCacheLocator``).  Filed by absolute
+    path, as numba does by default, the second copy missed and compiled them again."""
+    import shutil
+    code = ("from ppalib.games import make_game, domineering; g = make_game('domineering', 5);"
+            "g.legal_moves(g.initial_state()); s = domineering.init_state.stats;"
+            "print(sum(s.cache_hits.values()), sum(s.cache_misses.values()))")
+    env = dict(os.environ, PPALIB_CACHE_DIR=str(tmp_path / "cache"))
+    counts = []
+    for checkout in ("first", "second"):
+        shutil.copytree(ROOT / "ppalib", tmp_path / checkout / "ppalib", ignore=shutil.ignore_patterns("__pycache__"))
+        out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / checkout, check=True, capture_output=True,
+                             text=True, env={**env, "PYTHONPATH": str(tmp_path / checkout)})
+        counts.append(tuple(map(int, out.stdout.split())))
+    assert counts == [(0, 1), (1, 0)]
+
+
 BAD_INPUTS = [
     (lambda tmp: make_agent("alphazero", 10), ValueError, "kind='alphazero' is unknown"),
     (lambda tmp: make_agent("ppa", 0), ValueError, "playouts=0 is out of range"),
