@@ -403,12 +403,6 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
     if not cached:
         return total + _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
                                           rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
-    if board_words > 0 and whole:
-        value = total + _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
-                                           rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
-        cache_keys[nowrap(slot)] = h
-        cache_vals[nowrap(slot + 1)] = value
-        return value
     if board_words == 0:  # a larger board: the rest footprint's Zobrist key
         h = salt[nowrap(b)] ^ epoch
         for k in range(rest_foot_offsets[nowrap(b)], rest_foot_offsets[nowrap(b + 1)]):
@@ -417,13 +411,16 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
         h |= ONE
         slot = cache_base + 2 * np.int64(h & cache_mask)
         hit = cache_keys[nowrap(slot)] == h
-    if hit:
+    if hit:  # the cached rest sum (a hit on a whole bucket returned above)
         return total + cache_vals[nowrap(slot + 1)]
-    value = _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
-                               rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
+    # A miss: one call site for the cached cases (the rest sum is inlined; a call site per case, four in all, took
+    # most of the matcher's compile time), the whole sum stored for a whole bucket, else the rest sum.
+    rest = _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
+                              rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
+    value = total + rest if board_words > 0 and whole else rest
     cache_keys[nowrap(slot)] = h
     cache_vals[nowrap(slot + 1)] = value
-    return total + value
+    return total + rest
 
 
 @noalloc_jit
