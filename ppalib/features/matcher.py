@@ -413,7 +413,7 @@ def _bucket_value(b, cells, rest_bucket_words, rest_word_init, rest_word_tests, 
         hit = cache_keys[nowrap(slot)] == h
     if hit:  # the cached rest sum (a hit on a whole bucket returned above)
         return total + cache_vals[nowrap(slot + 1)]
-    # A miss: one call site for the cached cases (the rest sum is inlined; a call site per case, four in all, took
+    # A miss: one call site for the cached cases (the rest sum is inlined; a call site per case, three in all, took
     # most of the matcher's compile time), the whole sum stored for a whole bucket, else the rest sum.
     rest = _rest_bucket_logit(b, rest_bucket_words, rest_word_init, rest_word_tests, rest_test_pass,
                               rest_bit_feature, rest_foot_offsets, rest_foot_cells, theta, owner_rel)
