@@ -35,7 +35,7 @@ from pathlib import Path
 from types import ModuleType
 
 import numba
-from numba.core.caching import UserProvidedCacheLocator
+from numba.core.caching import CacheImpl, UserProvidedCacheLocator
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 KERNELS_DIR = PACKAGE_DIR / "kernels"
@@ -71,9 +71,9 @@ CACHE_DIR = cache_root() / f"numba-{SOURCE_HASH}"
 
 
 _JIT_SOURCE_FILES = frozenset(str(path) for path in _JIT_SOURCES)
-# numba's own locators, in its order, after ours (``numba.core.caching._CacheImpl``).
-_NUMBA_LOCATORS = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator", "IPythonCacheLocator",
-                   "ZipCacheLocator")
+# numba's own locators, in its order, after ours: read from numba rather than listed here, so that a numba with
+# another list keeps all of its own.
+_NUMBA_LOCATORS = tuple(cls.__name__ for cls in CacheImpl._locator_classes)
 
 
 class PackageRelativeCacheLocator(UserProvidedCacheLocator):
