@@ -102,6 +102,8 @@ def _until_decided(args) -> None:
     from . import papers
     from .until_decided import StoppingRule
     rule = StoppingRule(args.batch, args.cap, args.cpu_seconds)  # checks each, naming it
+    if args.max_hours_to_decide is not None:
+        papers.check_max_hours_to_decide(args.max_hours_to_decide)  # before any work, naming it
     for name in args.papers:
         paper = papers.paper_module(next(stem for stem, module in papers.NOTEBOOKS.items() if module == name))
         setup = papers.prepare(paper, args.preset, executor=args.executor, workers=args.workers)
@@ -112,9 +114,18 @@ def _until_decided(args) -> None:
             print(f"  undecided: {len(wanted)}; games that would decide them at their observed rates under the "
                   f"anytime-valid interval: {wanted.dropna().astype(int).tolist()} "
                   f"({int(wanted.isna().sum())} not decidable below a million)")
+            if args.max_hours_to_decide is not None:
+                chosen = papers.cheapest_to_decide(before, args.max_hours_to_decide)
+                rows = before.set_index("condition_id").loc[chosen]
+                print(f"  {len(chosen)} would be grown (at most {args.max_hours_to_decide:g} CPU-hours each to "
+                      f"decide, {float(rows['hours_to_decide'].sum()):.2f} in all):")
+                for cid, row in rows.iterrows():
+                    print(f"    {cid}: {int(row['games'])} games, {int(row['games_to_decide_anytime'])} would "
+                          f"decide it, {row['seconds_per_game']:.2f} s a game, {float(row['hours_to_decide']):.2f} "
+                          f"CPU-hours")
             continue
         papers.run_until_decided(paper, setup, args.executor, workers=args.workers, rule=rule,
-                                 progress=not args.quiet)
+                                 progress=not args.quiet, max_hours_to_decide=args.max_hours_to_decide)
         after = papers.decision_table(paper, setup)
         print(f"{name}: after: {after['verdict'].value_counts().to_dict()}; games {int(before['games'].sum())} -> "
               f"{int(after['games'].sum())}")
@@ -208,9 +219,14 @@ def main(argv: list[str] | None = None) -> int:
     u.add_argument("--batch", type=int, default=16, help="games added to an undecided cell per round (default 16)")
     u.add_argument("--cap", type=int, default=160, help="most games a cell gets (default 160)")
     u.add_argument("--cpu-seconds", type=float, default=None,
-                   help="CPU budget of the added games, per paper (their own timings; default: none)")
+                   help="CPU budget of the added games, per paper, by their own timings, counting every game a growth "
+                        "has stored beyond the planned ones (earlier runs' too, so a resumed run keeps its budget; "
+                        "default: none)")
     u.add_argument("--executor", default="process", choices=["process", "serial", "dask"])
     u.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    u.add_argument("--max-hours-to-decide", type=float, default=None, metavar="HOURS",
+                   help="grow only the undecided cells that games at their observed rate would decide within HOURS "
+                        "CPU-hours each (chosen once, before the first game; default: every undecided cell)")
     u.add_argument("--dry-run", action="store_true", help="print the cells' verdicts and what would decide them")
     u.add_argument("--quiet", action="store_true")
     u.set_defaults(func=_until_decided)

@@ -198,6 +198,39 @@ def test_the_cli_dry_run_counts_the_committed_cells_and_plays_nothing(capsys):
     assert "cap=0" in capsys.readouterr().err
 
 
+def test_the_cli_grows_only_cells_cheap_enough_to_decide_and_names_a_bad_limit_before_any_work(capsys):
+    from ppalib.__main__ import main
+    before = {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()}
+    assert main(["until-decided", "ppaf2016", "--max-hours-to-decide", "1e9", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    undecided_count = int(out.split("undecided: ")[1].split(";")[0])
+    chosen = [line for line in out.splitlines() if line.startswith("    ") and "CPU-hours" in line]
+    assert f"{len(chosen)} would be grown" in out and 0 < len(chosen) <= undecided_count
+    from ppalib.papers import cheapest_to_decide, decision_table, ppaf2016, prepare
+    table = decision_table(ppaf2016, prepare(ppaf2016, "quick"))
+    assert [line.split(":")[0].strip() for line in chosen] == cheapest_to_decide(table, 1e9)
+    hours = [float(line.split(", ")[-1].split()[0]) for line in chosen]
+    assert hours == sorted(hours)                                   # cheapest first
+    assert {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()} == before
+    for bad in ("0", "-1", "inf", "nan"):
+        assert main(["until-decided", "ppaf2016", "--max-hours-to-decide", bad]) == 2
+        assert "max_hours_to_decide" in capsys.readouterr().err
+    assert {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()} == before
+
+
+def test_cheapest_to_decide_picks_undecided_cells_within_the_hours_cheapest_first():
+    from ppalib.papers import cheapest_to_decide
+    table = pd.DataFrame({"condition_id": ["a", "b", "c", "d", "e"],
+                          "verdict": ["undecided", "undecided", "reproduced", "undecided", "undecided"],
+                          "hours_to_decide": pd.array([0.5, 0.1, None, None, 2.0], dtype="Float64")})
+    assert cheapest_to_decide(table, 1.0) == ["b", "a"]
+    assert cheapest_to_decide(table, 0.1) == ["b"]
+    assert cheapest_to_decide(table, 5) == ["b", "a", "e"]           # "d": no count below a million decides it
+    for bad in (0, -1.0, float("inf"), float("nan"), True, "1"):
+        with pytest.raises(ValueError, match="max_hours_to_decide"):
+            cheapest_to_decide(table, bad)
+
+
 def test_a_notebooks_stopping_rule_grows_its_decision_cells_and_its_tables_judge_them_anytime(tmp_path):
     """Notebook 05 at smoke with until_decided="anytime": its decision cells (the board-game cells at its largest
     budget, against 50%) grow by the notebook's batch to its cap, the other cells keep their planned games, and

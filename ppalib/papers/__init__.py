@@ -451,11 +451,15 @@ def stopping_rule(settings: dict):
 
 
 def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process", *, workers=None,
-                      scheduler_address=None, progress: bool = True, rule=None):
+                      scheduler_address=None, progress: bool = True, rule=None, max_hours_to_decide=None):
     """Grow the paper's undecided cells (its ``decision_cells``: the cells compared with a paper value or
     reference) by games until decided, with the notebook's stopping rule (or ``rule``); returns every stored
     game of the experiment with the grown counts, marked ``until_decided`` where the cell was grown (so the
-    tables judge it by its anytime-valid interval).  Only loads when the rule is "off"."""
+    tables judge it by its anytime-valid interval).  Only loads when the rule is "off".
+
+    ``max_hours_to_decide``: grow only the cells that ``cheapest_to_decide`` picks from ``decision_table`` before
+    the first game (a session's CPU spent where it decides most cells); a cell's verdict stays valid whichever
+    cells are grown, since each grown cell is judged by its own anytime-valid interval."""
     import numpy as np
     from ..experiments import load_results
     from ..report import undecided
@@ -465,12 +469,16 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
     if rule is None:
         return mark_grown(load_results(experiment), experiment)
     references = paper.decision_cells(setup.experiment, setup.settings).set_index("condition_id")
+    cells_of = list(references.index)
+    if max_hours_to_decide is not None:
+        chosen = set(cheapest_to_decide(decision_table(paper, setup), max_hours_to_decide))
+        cells_of = [cid for cid in cells_of if cid in chosen]
 
     def is_undecided(cells):
         joined = cells.join(references, on="condition_id")
         return np.asarray(undecided(joined), dtype=bool)
 
-    grow_cells(setup.experiment, list(references.index), is_undecided, rule, executor, workers=workers,
+    grow_cells(setup.experiment, cells_of, is_undecided, rule, executor, workers=workers,
                scheduler_address=scheduler_address, progress=progress)
     experiment = with_ledger(setup.experiment)
     return mark_grown(load_results(experiment), experiment)
@@ -478,9 +486,11 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
 
 def decision_table(paper: ModuleType, setup: NotebookSetup, planned_only: bool = False):
     """The paper's decision cells (``decision_cells``) as stored now: wins, games, whether grown, the paper's value,
-    the three-way verdict (``report.cell_verdict``; a grown cell by its anytime-valid interval) and the games that
-    would decide it at the observed rate.  ``planned_only``: as before games until decided (each cell's planned
-    games only, fixed-sample verdicts)."""
+    the three-way verdict (``report.cell_verdict``; a grown cell by its anytime-valid interval), the games that
+    would decide it at the observed rate, and for an undecided cell the games the rule would need
+    (``games_to_decide_anytime``) and the CPU-hours they would take at the cell's mean seconds a game
+    (``hours_to_decide``).  ``planned_only``: as before games until decided (each cell's planned games only,
+    fixed-sample verdicts)."""
     import pandas as pd
     from ..experiments import load_results
     from ..report import cell_verdict
@@ -503,7 +513,28 @@ def decision_table(paper: ModuleType, setup: NotebookSetup, planned_only: bool =
         [cell_verdict(r.wins, r.games, r.paper_percent, None if r.paper_games != r.paper_games else
                       int(r.paper_games), anytime=True).games_to_decide if v and v.verdict == "undecided" else None
          for r, v in zip(cells.itertuples(), verdicts)], dtype="Int64")
+    cells["hours_to_decide"] = ((cells["games_to_decide_anytime"].astype("Float64") - cells["games"])
+                                * cells["seconds_per_game"] / 3600)
     return cells
+
+
+def check_max_hours_to_decide(max_hours) -> float:
+    """``max_hours`` if it is a finite number of CPU-hours > 0; else a ValueError naming ``max_hours_to_decide``."""
+    import math
+    if isinstance(max_hours, bool) or not isinstance(max_hours, (int, float)) or not 0 < max_hours < math.inf:
+        raise ValueError(f"max_hours_to_decide={max_hours!r} must be a finite number of CPU-hours > 0")
+    return float(max_hours)
+
+
+def cheapest_to_decide(table, max_hours: float) -> list[str]:
+    """The condition ids of ``decision_table``'s undecided cells whose ``hours_to_decide`` is at most
+    ``max_hours`` (a positive number of CPU-hours), cheapest first; a cell no count below a million would decide
+    is never picked."""
+    check_max_hours_to_decide(max_hours)
+    hours = table["hours_to_decide"]
+    picked = table[(table["verdict"] == "undecided") & hours.notna()]
+    picked = picked[picked["hours_to_decide"].astype(float) <= max_hours]
+    return picked.sort_values(["hours_to_decide", "condition_id"], kind="stable")["condition_id"].tolist()
 
 
 def _prepare_report(paper: ModuleType, preset: str, full: dict) -> NotebookSetup:
