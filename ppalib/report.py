@@ -70,11 +70,29 @@ FISHER = "Fisher exact, paper as k/n"
 BINOMIAL = "binomial, paper's rate as reference"
 
 
-def paper_test(wins: float, games: int, paper_percent: float, paper_games: int) -> tuple[float, str, str]:
+def paper_test(wins: float, games: int, paper_percent: float, paper_games: int,
+               anytime: bool = False) -> tuple[float, str, str]:
     """(p-value, verdict, test) for our ``wins`` out of ``games`` against the paper's percentage (module docstring:
     Fisher's exact test when the paper's number is a count out of ``paper_games``, else the exact one-sample
-    binomial test against the paper's proportion).  Draws counted as half wins are rounded to whole wins."""
-    ours, rate, games = int(round(wins)), 100 * wins / games, int(games)
+    binomial test against the paper's proportion).  Draws counted as half wins are rounded to whole wins.
+
+    ``anytime`` (a cell grown by games until decided, whose game count the data chose): a fixed-sample test is not
+    valid under that stopping, so the p is ``anytime_p_value`` against a fixed reference, and against a counted
+    paper ``interval_difference_p`` (ours anytime-valid, the paper's Clopper-Pearson): the same intervals as the
+    cell's verdict (``cell_verdict(..., anytime=True)``)."""
+    rate = 100 * wins / games
+    if anytime:
+        paper_games = float("nan") if paper_games is None else float(paper_games)
+        if paper_games == paper_games and percent_is_count(paper_percent, int(paper_games)):
+            paper_wins = round(paper_percent / 100 * paper_games)
+            p_value, test = interval_difference_p(wins, games, True, paper_wins, int(paper_games), False), \
+                ANYTIME_DIFFERENCE
+        else:
+            p_value, test = anytime_p_value(wins, games, paper_percent / 100), ANYTIME_P
+        if p_value >= ALPHA:
+            return p_value, "not significant", test
+        return p_value, "higher" if rate > paper_percent else "lower", test
+    ours, games = int(round(wins)), int(games)
     if percent_is_count(paper_percent, int(paper_games)):
         paper_wins = int(round(paper_percent / 100 * paper_games))
         table = [[ours, games - ours], [paper_wins, int(paper_games) - paper_wins]]
@@ -91,7 +109,8 @@ def _verdict(row) -> tuple[float, str]:
         return np.nan, "no data"
     if pd.isna(row.get("paper_win_rate")):
         return np.nan, "no paper value"
-    p_value, verdict, _ = paper_test(row["wins"], row["games"], row["paper_win_rate"], row["paper_games"])
+    p_value, verdict, _ = paper_test(row["wins"], row["games"], row["paper_win_rate"], row["paper_games"],
+                                     anytime=_is_grown(row.get("until_decided", False)))
     return p_value, verdict
 
 
@@ -99,6 +118,13 @@ def _is_grown(flag) -> bool:
     """An ``until_decided`` value of a merged table: True (Python's or numpy's), False, or NaN for a paper cell we
     did not run."""
     return bool(flag) if not pd.isna(flag) else False
+
+
+def is_grown(row) -> bool:
+    """Whether a table's row (a Series or an ``itertuples`` row) is a cell grown by games until decided (its
+    ``until_decided``; False where the table has no such column)."""
+    flag = row.get("until_decided", False) if hasattr(row, "get") else getattr(row, "until_decided", False)
+    return _is_grown(flag)
 
 
 def _three_way_row(row, margin, alpha):
@@ -254,6 +280,8 @@ CELL_VERDICTS = ("reproduced", "higher", "lower", "undecided")
 TWO_SAMPLE = "Newcombe hybrid of Clopper-Pearson intervals (paper as k/n)"
 FIXED_REFERENCE = "Clopper-Pearson (paper's rate as fixed reference)"
 ANYTIME = "anytime-valid (beta-binomial mixture confidence sequence)"
+ANYTIME_P = "anytime-valid p (mixture martingale), paper's rate as reference"
+ANYTIME_DIFFERENCE = "difference of 97.5% intervals, ours anytime-valid, paper's Clopper-Pearson"
 #: The largest game count ``games_to_decide`` looks at; beyond it a cell counts as not decidable.
 MAX_GAMES_TO_DECIDE = 1_000_000
 
@@ -343,6 +371,52 @@ def anytime_interval(wins, games, alpha: float = ALPHA):
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
+
+
+def anytime_p_value(wins: float, games: int, reference: float) -> float:
+    """The anytime-valid two-sided p of a win rate against ``reference`` (a proportion): 1 over the mixture
+    martingale of ``anytime_interval`` at ``reference`` (at most 1).  By Ville's inequality it is at most alpha
+    with probability at most alpha under the reference, however the game count was chosen; it is at most alpha
+    exactly when ``anytime_interval(wins, games, alpha)`` excludes ``reference``.  Draws scored 1/2 allowed."""
+    with np.errstate(divide="ignore", over="ignore"):
+        log_ratio = float(_log_mixture_ratio(float(reference), float(wins), float(games)))
+    return float(min(1.0, np.exp(-log_ratio)))
+
+
+def _interval_at(wins, games, alpha, anytime) -> tuple[float, float]:
+    """A win rate's ``1 - alpha`` interval (proportions): anytime-valid or Clopper-Pearson."""
+    if anytime:
+        return anytime_interval(wins, games, alpha)
+    low, high = _clopper_pearson(wins, games, alpha)
+    return float(low), float(high)
+
+
+def interval_difference(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b, alpha: float = ALPHA):
+    """(low, high) in points of rate A minus rate B from each rate's ``1 - alpha / 2`` interval (anytime-valid for a
+    cell grown until decided, else Clopper-Pearson): [low_a - high_b, high_a - low_b], a conservative
+    ``1 - alpha`` interval (both hold together with probability >= 1 - alpha), valid under the growth's stopping,
+    for which a fixed-sample two-sample test is not."""
+    low_a, high_a = _interval_at(wins_a, games_a, alpha / 2, anytime_a)
+    low_b, high_b = _interval_at(wins_b, games_b, alpha / 2, anytime_b)
+    return 100 * (low_a - high_b), 100 * (high_a - low_b)
+
+
+def interval_difference_p(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b) -> float:
+    """The two-sided p of ``interval_difference``: the smallest alpha at which its interval excludes 0 (found by
+    bisection on log alpha to a relative 1e-6; the intervals shrink as alpha grows, so the set is an interval), 1
+    when even alpha = 1 does not exclude it, at most 1e-12 below that."""
+    def excludes(alpha):
+        low, high = interval_difference(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b, alpha)
+        return low > 0 or high < 0
+    if not excludes(1.0):
+        return 1.0
+    if excludes(1e-12):
+        return 1e-12
+    low, high = np.log(1e-12), 0.0  # excludes at exp(high), not at exp(low)
+    while high - low > 1e-6:
+        middle = (low + high) / 2
+        low, high = (low, middle) if excludes(np.exp(middle)) else (middle, high)
+    return float(np.exp(high))
 
 
 def _difference_interval(wins, games, paper_percent, paper_wins, paper_games, alpha, anytime):
@@ -518,7 +592,8 @@ def _check_count(name, wins, games):
 
 
 def claim_verdict(wins_a: float, games_a: int, wins_b: float | None = None, games_b: int | None = None, *,
-                  direction: str = "greater", reference: float | None = None, alpha: float = ALPHA) -> ClaimVerdict:
+                  direction: str = "greater", reference: float | None = None, alpha: float = ALPHA,
+                  anytime_a: bool = False, anytime_b: bool = False) -> ClaimVerdict:
     """A directional claim "A ``direction`` B" tested two-sided at ``alpha``.
 
     Two samples (``wins_b``/``games_b``): Fisher's exact test of A's wins against B's (draws rounded to whole
@@ -527,6 +602,10 @@ def claim_verdict(wins_a: float, games_a: int, wins_b: float | None = None, game
     matches the Clopper-Pearson interval).  *upheld* when significant in the claimed ``direction`` ("greater" or
     "less"), *contradicted* when significant the other way, *not decided* otherwise.  Two-sided throughout: a
     claim is never upheld by the tail it predicts alone.
+
+    ``anytime_a`` / ``anytime_b``: that sample is a cell grown by games until decided, whose game count the data
+    chose, so no fixed-sample test is valid on it: one sample, ``anytime_p_value`` with the anytime-valid interval;
+    two samples, ``interval_difference`` and its p (each side's interval at alpha / 2, anytime-valid where grown).
     """
     if direction not in ("greater", "less"):
         raise ValueError(f"direction={direction!r} must be 'greater' or 'less'")
@@ -538,12 +617,25 @@ def claim_verdict(wins_a: float, games_a: int, wins_b: float | None = None, game
     if reference is not None:
         if not 0 <= reference <= 100:
             raise ValueError(f"reference={reference!r} must be a percentage in 0..100")
-        k, n = int(round(wins_a)), int(games_a)
-        p = min(1.0, 2 * min(binomtest(k, n, reference / 100, alternative="less").pvalue,
-                             binomtest(k, n, reference / 100, alternative="greater").pvalue))
-        low, high = _clopper_pearson(wins_a, games_a, alpha)
+        if anytime_a:
+            p = anytime_p_value(wins_a, games_a, reference / 100)
+            low, high = anytime_interval(wins_a, games_a, alpha)
+            name = f"anytime-valid against {reference:g}% (a cell grown until decided)"
+        else:
+            k, n = int(round(wins_a)), int(games_a)
+            p = min(1.0, 2 * min(binomtest(k, n, reference / 100, alternative="less").pvalue,
+                                 binomtest(k, n, reference / 100, alternative="greater").pvalue))
+            low, high = _clopper_pearson(wins_a, games_a, alpha)
+            name = f"exact binomial against {reference:g}%"
         estimate, low, high = 100 * wins_a / games_a - reference, 100 * low - reference, 100 * high - reference
-        name = f"exact binomial against {reference:g}%"
+    elif anytime_a or anytime_b:
+        if games_b is None:
+            raise ValueError("games_b is missing")
+        _check_count("B", wins_b, games_b)
+        p = interval_difference_p(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b)
+        low, high = interval_difference(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b, alpha)
+        estimate = 100 * (wins_a / games_a - wins_b / games_b)
+        name = "difference of 97.5% intervals, anytime-valid for a cell grown until decided"
     else:
         if games_b is None:
             raise ValueError("games_b is missing")

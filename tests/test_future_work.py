@@ -232,13 +232,29 @@ def test_findings_say_which_board_game_verdicts_survive_holms_correction_and_whi
         row["p_value"] = p_value
     text = fw.findings(pd.DataFrame(rows), _NO_DRAWS)
     assert ("3 of the 4 board-game cells differ from PPAF at 5% (better or worse; about 0.2 expected by chance alone "
-            "if no agent differed); with Holm's correction of their sign tests' p over these 4 cells 2 remain (not: "
-            "PPAF, policy kept at Game 2, 70.0%, p = 0.03).") in text
+            "if no agent differed); with Holm's correction of their sign tests' p (anytime-valid for a cell grown "
+            "until decided) over these 4 cells 2 remain (not: PPAF, policy kept at Game 2, 70.0%, p = 0.03).") in text
     high = [{**row, "x": 10000.0, "games": 20, "rate": r, "score": r / 5} for row, r in zip(rows, [90, 20, 70, 50])]
     text = fw.findings(pd.DataFrame(rows + high), _NO_DRAWS)
-    assert "**PPAF, policy kept, 1,000 against 10,000 playouts** (Fisher's exact test between the budgets): " \
-           "changed at Game 1 80.0% -> 20.0% (p = " in text
+    assert "**PPAF, policy kept, 1,000 against 10,000 playouts** (Fisher's exact test between the budgets; where " \
+           "a cell was grown until decided, the difference of the two cells' 97.5% intervals, anytime-valid for " \
+           "it): changed at Game 1 80.0% -> 20.0% (p = " in text
     assert "; 3 games without a significant change." in text
+
+
+def test_a_grown_cell_is_compared_across_budgets_by_its_anytime_interval_not_fishers_test():
+    """Game 0: 90 of 100 at 1,000 playouts against 14 of 20 at 10,000 (70%): Fisher's exact test finds the change
+    (p = 0.03); when the 10,000-playout cell was grown until decided, its anytime-valid interval does not."""
+    from scipy.stats import fisher_exact
+    from ppalib.report import interval_difference_p
+    rows = _vs_ppaf_rows([fw.BETTER], [90])
+    high = [{**rows[0], "x": 10000.0, "games": 20, "rate": 70.0, "score": 14.0}]
+    assert fisher_exact([[90, 10], [14, 6]]).pvalue < 0.05
+    text = fw.findings(pd.DataFrame(rows + high), _NO_DRAWS)
+    assert "changed at Game 0 90.0% -> 70.0%" in text
+    grown = [{**high[0], "grown": True}]
+    text = fw.findings(pd.DataFrame([{**rows[0], "grown": False}] + grown), _NO_DRAWS)
+    assert "changed at" not in text and interval_difference_p(90.0, 100, False, 14.0, 20, True) >= 0.05
 
 
 def test_the_figure_draws_cells_at_0_and_100_percent():

@@ -296,3 +296,72 @@ def test_markdown_tables_keep_their_columns_when_a_value_holds_a_pipe_or_a_line_
     unescaped = [len(re.findall(r"(?<!\\)\|", line)) for line in lines]
     assert unescaped == [4] * len(lines)
     assert "6d28993 \\| final policies \\| 5 s" in lines[2] and "a b" in lines[3]
+
+
+# ---- tests on cells grown until decided: anytime-valid p-values ------------------------------------------------
+from ppalib.report import (ANYTIME_DIFFERENCE, ANYTIME_P, anytime_p_value, interval_difference,  # noqa: E402
+                           interval_difference_p)
+
+
+@pytest.mark.parametrize("wins,games,reference", [(30, 32, 0.5), (16, 32, 0.5), (94, 180, 0.562), (2532, 4216, 0.622),
+                                                  (0, 40, 0.1), (40, 40, 0.9), (10.5, 21, 0.3)])
+def test_the_anytime_p_is_below_alpha_exactly_where_the_anytime_interval_excludes_the_reference(wins, games,
+                                                                                                   reference):
+    p = anytime_p_value(wins, games, reference)
+    for alpha in (0.01, 0.05, 0.2):
+        low, high = anytime_interval(wins, games, alpha)
+        assert (p <= alpha) == (not low <= reference <= high), (alpha, p, low, high)
+
+
+def test_interval_difference_p_is_the_alpha_at_which_the_difference_interval_first_excludes_zero():
+    for a, na, ga, b, nb, gb in [(30, 40, True, 10, 40, False), (60, 100, True, 45, 100, True),
+                                 (20, 32, False, 18, 32, True), (50, 100, True, 50, 100, False)]:
+        p = interval_difference_p(a, na, ga, b, nb, gb)
+        assert 0 < p <= 1
+        if p < 1:
+            low, high = interval_difference(a, na, ga, b, nb, gb, p * 1.001)
+            assert low > 0 or high < 0
+            low, high = interval_difference(a, na, ga, b, nb, gb, p * 0.999)
+            assert low <= 0 <= high
+
+
+def test_a_grown_cells_paper_test_agrees_with_its_anytime_verdict_and_names_its_test():
+    for wins, games, paper, paper_games in [(2532, 4216, 62.2, 500), (94, 180, 56.2, 500), (60, 64, 50.0, None),
+                                            (864, 1720, 50.0, 500)]:
+        p, verdict, test = paper_test(wins, games, paper, paper_games, anytime=True)
+        cell = cell_verdict(wins, games, paper, paper_games, anytime=True)
+        assert test == (ANYTIME_DIFFERENCE if paper_games else ANYTIME_P)
+        differs = cell.ci_low > 0 or cell.ci_high < 0
+        assert (verdict != "not significant") == differs == (p < 0.05), (wins, games, p, cell)
+
+
+def test_claims_on_grown_cells_take_the_anytime_tests_and_stay_two_sided():
+    from ppalib.report import claim_verdict
+    one = claim_verdict(40, 64, reference=50.0, anytime_a=True)
+    assert "anytime-valid" in one.test and one.p_value == anytime_p_value(40, 64, 0.5)
+    fixed = claim_verdict(40, 64, reference=50.0)
+    assert fixed.p_value < one.p_value                                # the price of a data-chosen game count
+    assert claim_verdict(10, 64, reference=50.0, anytime_a=True).verdict == "contradicted"
+    two = claim_verdict(50, 64, 20, 64, anytime_a=True)
+    assert two.verdict == "upheld" and "anytime-valid" in two.test
+    assert claim_verdict(20, 64, 50, 64, anytime_b=True).verdict == "contradicted"
+    assert claim_verdict(33, 64, 31, 64, anytime_a=True, anytime_b=True).verdict == "not decided"
+
+
+def _peeking_rejections(p_of, cells=400, batch=16, cap=320, seed=3):
+    """Share of cells at a true 50% that some look (every ``batch`` games up to ``cap``) calls significant at 5%."""
+    rng = np.random.default_rng(seed)
+    rejected = 0
+    for _ in range(cells):
+        results = rng.random(cap) < 0.5
+        rejected += any(p_of(int(results[:n].sum()), n) < 0.05 for n in range(batch, cap + 1, batch))
+    return rejected / cells
+
+
+def test_peeking_inflates_the_fixed_sample_test_but_not_the_anytime_p():
+    """Why a grown cell takes the anytime p: adding games until significant, the fixed-sample binomial test rejects
+    a true 50% far more than 5% of the time; the anytime-valid p stays under 5% (Ville's inequality)."""
+    fixed = _peeking_rejections(lambda k, n: binomtest(k, n, 0.5).pvalue)
+    anytime = _peeking_rejections(lambda k, n: anytime_p_value(k, n, 0.5))
+    assert fixed > 0.10
+    assert anytime <= 0.05

@@ -34,7 +34,9 @@ Choices (the notebook's discussion states them too):
   left out; without draws the binomial test of the win rate against 50%): "better" / "worse" when p < 0.05, else
   "not significant".  Optimal draws: Fisher's exact test of each setting against root-only adaptive RAVE, two-sided:
   "more" / "fewer" / "not significant".  Each cell is one test at 5%; with 24 board-game cells about one "significant"
-  verdict is expected by chance alone.
+  verdict is expected by chance alone.  A cell grown by games until decided (its game count chosen by the data)
+  takes anytime-valid tests instead, since a fixed-sample test is not valid under that stopping: its sign test's p
+  is ``report.anytime_p_value`` and its budget comparison ``report.interval_difference_p``.
 * Game length.  The tables against PPAF give the mean plies a game; the findings give, per series and budget,
   Spearman's rank correlation of the win rate with it across the games, with an exact permutation p (n! orderings,
   n <= 8): a description of eight games that differ in more than their length, not a cause.
@@ -290,13 +292,16 @@ def _grid(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
     return grid.join(played, on="condition_id").dropna(subset=["games"])
 
 
-def sign_test(wins: float, losses: float) -> tuple[float, str]:
-    """Two-sided exact binomial test of the decisive games (draws left out) against 1/2: (p, verdict)."""
+def sign_test(wins: float, losses: float, anytime: bool = False) -> tuple[float, str]:
+    """Two-sided exact binomial test of the decisive games (draws left out) against 1/2: (p, verdict).
+    ``anytime`` (a cell grown by games until decided, whose game count the data chose): the anytime-valid p
+    (``report.anytime_p_value``) of the decisive games instead, since a fixed-sample test is not valid there."""
     from scipy.stats import binomtest
+    from ..report import anytime_p_value
     decisive = int(wins + losses)
     if decisive == 0:
         return 1.0, NOT_SIGNIFICANT
-    p_value = binomtest(int(wins), decisive, 0.5).pvalue
+    p_value = anytime_p_value(wins, decisive, 0.5) if anytime else binomtest(int(wins), decisive, 0.5).pvalue
     if p_value >= 0.05:
         return p_value, NOT_SIGNIFICANT
     return p_value, BETTER if wins > losses else WORSE
@@ -321,7 +326,8 @@ def matches_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
     grid = _grid(frame, s)
     table = _with_rates(grid[grid["part"].isin(["grave", "kept_policy", "node_vs_root"])], "score")
     grown = set(frame.loc[frame["until_decided"], "condition_id"]) if "until_decided" in frame.columns else set()
-    tests = [sign_test(w, l) for w, l in zip(table["wins"], table["losses"])]
+    table["grown"] = table["condition_id"].isin(grown)
+    tests = [sign_test(w, l, g) for w, l, g in zip(table["wins"], table["losses"], table["grown"])]
     table["p_value"] = [p for p, _ in tests]
     verdicts = [cell_verdict(score, int(games), 50.0, None, anytime=cid in grown)
                 for score, games, cid in zip(table["score"], table["games"], table["condition_id"])]
@@ -518,7 +524,8 @@ def _multiplicity_sentence(matches: pd.DataFrame) -> list[str]:
         lost = significant[adjusted[significant.index] >= 0.05]
         text = (f"* **How much is chance, {int(playouts):,} playouts**: {len(significant)} of the {len(cells_)} "
                 f"board-game cells differ from PPAF at 5% (better or worse; about {0.05 * len(cells_):.1f} expected "
-                f"by chance alone if no agent differed); with Holm's correction of their sign tests' p over these "
+                f"by chance alone if no agent differed); with Holm's correction of their sign tests' p (anytime-valid "
+                f"for a cell grown until decided) over these "
                 f"{len(cells_)} cells {len(significant) - len(lost)} remain")
         if len(lost):
             text += " (not: " + ", ".join(f"{VS_PPAF[r.series][0]} at {r.title}, {r.rate:.1f}%, p = {r.p_value:.2g}"
@@ -529,8 +536,10 @@ def _multiplicity_sentence(matches: pd.DataFrame) -> list[str]:
 
 def _between_budgets(matches: pd.DataFrame) -> list[str]:
     """Per series, the games whose win rate against PPAF differs between the two budgets (Fisher's exact test of
-    the two cells' scores, draws half, rounded; p < 0.05), and how many do not."""
+    the two cells' scores, draws half, rounded; p < 0.05; where a cell was grown by games until decided, the p of
+    ``report.interval_difference``, anytime-valid for it), and how many do not."""
     from scipy.stats import fisher_exact
+    from ..report import interval_difference_p
     lines = []
     board = matches[matches["part"].isin(["grave", "kept_policy"])]
     budgets = sorted(set(board["x"]))
@@ -544,15 +553,20 @@ def _between_budgets(matches: pd.DataFrame) -> list[str]:
             if set(pair["x"]) != {low, high}:
                 continue
             a, b = (pair[pair["x"] == x].iloc[0] for x in (low, high))
-            counts = [[round(a.score), a.games - round(a.score)], [round(b.score), b.games - round(b.score)]]
-            p_value = fisher_exact(counts).pvalue
+            grown_a, grown_b = bool(getattr(a, "grown", False)), bool(getattr(b, "grown", False))
+            if grown_a or grown_b:
+                p_value = interval_difference_p(a.score, int(a.games), grown_a, b.score, int(b.games), grown_b)
+            else:
+                counts = [[round(a.score), a.games - round(a.score)], [round(b.score), b.games - round(b.score)]]
+                p_value = fisher_exact(counts).pvalue
             if p_value < 0.05:
                 changed.append(f"{a.title} {a.rate:.1f}% -> {b.rate:.1f}% (p = {p_value:.2g})")
             else:
                 unchanged += 1
         if changed or unchanged:
             lines.append(f"* **{label}, {int(low):,} against {int(high):,} playouts** (Fisher's exact test between "
-                         f"the budgets): " + (f"changed at {_joined(changed)}" if changed else "no game changed")
+                         f"the budgets; where a cell was grown until decided, the difference of the two cells' 97.5% "
+                         f"intervals, anytime-valid for it): " + (f"changed at {_joined(changed)}" if changed else "no game changed")
                          + (f"; {unchanged} games without a significant change" if unchanged and changed else "")
                          + ".")
     return lines

@@ -199,9 +199,10 @@ def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
     """The cells of ``games`` in ``frame`` (stored games) under each of the ``readings`` of their rules: per game,
     board size, playouts and reading, our win rate with its interval and draws beside the paper's value and the
     verdict; ``p_between`` is Fisher's exact test between the two readings (wins rounded: a draw, possible only
-    under Knightthrough's GGP rules, counts half)."""
+    under Knightthrough's GGP rules, counts half), or where a reading's cell was grown by games until decided the
+    p of ``report.interval_difference`` (anytime-valid for the grown cell: a fixed-sample test is not valid there)."""
     from scipy.stats import fisher_exact
-    from ..report import compare_with_paper, load_paper_table, win_rates
+    from ..report import compare_with_paper, interval_difference_p, is_grown, load_paper_table, win_rates
     games_ = frame[frame["game"].isin(games)]
     keys = ["game", "size", "playouts"]
     games_ = games_.assign(playouts=games_["agent_playouts"], rules=rules_of(games_), draws=games_["winner"] == 2)
@@ -214,6 +215,10 @@ def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
     for key, cell in table.groupby(keys):
         if set(cell["rules"]) == set(readings):
             a, b = (cell[cell["rules"] == r].iloc[0] for r in readings)
+            if is_grown(a) or is_grown(b):  # a game count the data chose: no fixed-sample test is valid
+                p_between[key] = interval_difference_p(a.wins, int(a.games), is_grown(a), b.wins, int(b.games),
+                                                       is_grown(b))
+                continue
             counts = [[round(a.wins), a.games - round(a.wins)], [round(b.wins), b.games - round(b.wins)]]
             p_between[key] = fisher_exact(counts).pvalue
     table["p_between"] = [p_between.get(tuple(row), float("nan")) for row in table[keys].itertuples(index=False)]
@@ -292,14 +297,15 @@ def claims(long) -> "pd.DataFrame":
     *upheld* when ours is significantly on the claimed side, *contradicted* when significantly on the other,
     *not decided* otherwise; ``p (Holm)`` and ``verdict (Holm)``: Holm over all of the paper's claims."""
     import pandas as pd
-    from ..report import claim_verdict, with_holm
+    from ..report import claim_verdict, is_grown, with_holm
     ran = long[long["games"].notna() & long["paper_win_rate"].notna()]
     rows = []
     for r in ran.itertuples():
         worse = (r.game, r.size) in WORSE_CELLS and r.paper_win_rate < 50
         if not worse and not r.paper_win_rate > 50:
             continue
-        result = claim_verdict(r.wins, int(r.games), reference=50.0, direction="less" if worse else "greater")
+        result = claim_verdict(r.wins, int(r.games), reference=50.0, direction="less" if worse else "greater",
+                               anytime_a=is_grown(r))
         rows.append({"claim": WORSE_SENTENCE if worse else BETTER_SENTENCE,
                      "cell": f"{TITLES[r.game]} {r.size}x{r.size}, {r.playouts:,} playouts",
                      "paper": r.paper_win_rate, "ours": round(r.win_rate, 1), "games": int(r.games),
@@ -458,7 +464,7 @@ def _counts(verdicts) -> str:
 
 def _rules_lines(table, title: str, readings: dict, labels: dict) -> list[str]:
     """A game's two readings of the rules beside the paper: the three-way verdicts per reading (at the stated
-    margin), the cells where the two readings differ (Fisher), and each cell's pair of values."""
+    margin), the cells where the two readings differ (``p_between``), and each cell's pair of values."""
     from ..report import counts_text
     if table.empty:
         return []

@@ -357,7 +357,7 @@ def claims(long: pd.DataFrame, playouts: int | None = None) -> pd.DataFrame:
     of the paper's claims.
     """
     from scipy.stats import fisher_exact
-    from ..report import claim_verdict, with_holm
+    from ..report import claim_verdict, is_grown, with_holm
     ran = long[long["games"].notna()]
     if playouts is not None:
         ran = ran[ran["playouts"] == playouts]
@@ -377,7 +377,8 @@ def claims(long: pd.DataFrame, playouts: int | None = None) -> pd.DataFrame:
             if any(v.empty for v in best.values()):
                 continue
             ra, rb = best[a].iloc[0], best[b].iloc[0]
-            result = claim_verdict(ra.wins, int(ra.games), rb.wins, int(rb.games), direction="greater")
+            result = claim_verdict(ra.wins, int(ra.games), rb.wins, int(rb.games), direction="greater",
+                                   anytime_a=is_grown(ra), anytime_b=is_grown(rb))
             k_a, k_b = round(paper_a * 5), round(paper_b * 5)
             paper_p = fisher_exact([[k_a, 500 - k_a], [k_b, 500 - k_b]])[1]
             rows.append({"claim": claim, "sentence": SENTENCES[claim], "game": TITLES[game],
@@ -390,7 +391,7 @@ def claims(long: pd.DataFrame, playouts: int | None = None) -> pd.DataFrame:
             if cell.empty:
                 continue
             r = cell.iloc[0]
-            result = claim_verdict(r.wins, int(r.games), reference=50.0, direction="less")
+            result = claim_verdict(r.wins, int(r.games), reference=50.0, direction="less", anytime_a=is_grown(r))
             paper_best = float(long.loc[(long["table"] == table) & (long["algorithm"] == alg),
                                         "paper_win_rate"].max())
             k = round(paper_best * 5)
@@ -515,9 +516,13 @@ def _head_to_head_line(long: pd.DataFrame, budgets: list[int]) -> str:
     per_cell = "; ".join(
         f"Table {int(r.table)} {r.algorithm.upper()}({r.value:g}) {r.win_rate:.1f}% (paper {r.paper_win_rate:.1f}%)"
         for r in cells[cells["playouts"] == budgets[1]].itertuples())
+    from ..report import is_grown
+    grown = sum(is_grown(r) for _, r in cells.iterrows())
+    caveat = (f"; {grown} of the {len(cells)} cells were grown by games until decided, so this fixed-sample p is "
+              f"indicative only: it is not valid under that stopping" if grown else "")
     return (f"* **MAST and MASTF against PPAF(1.28)** (Tables 4 and 9): {round(w1):,} wins of {int(n1):,} games at "
             f"{budgets[0]:,} playouts, {round(w2):,} of {int(n2):,} at {budgets[1]:,} (Fisher's exact test between "
-            f"the budgets p = {p_value:.2g}); at {budgets[1]:,}: {per_cell}.")
+            f"the budgets p = {p_value:.2g}{caveat}); at {budgets[1]:,}: {per_cell}.")
 
 
 def _atarigo_budget_line() -> str:
