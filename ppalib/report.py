@@ -20,6 +20,10 @@ cell verdicts with a stated equivalence margin (``cell_verdict``), claims tested
     sample of n.  It is taken as a fixed reference proportion and our wins/games are tested against it with
     the exact one-sample binomial test (``scipy.stats.binomtest``).  That ignores the paper's own sampling
     error, so it is the stricter of the two tests; it never pretends the paper had n games.
+* A cell grown by games until decided (``ppalib.until_decided``: games added while its verdict was undecided) has a
+  game count the data chose, for which no fixed-sample test is valid: its verdict uses the anytime-valid interval
+  (``anytime_interval``), its p against the paper ``anytime_p_value`` (a fixed reference) or ``interval_difference_p``
+  (a count), and a claim resting on it the same (``claim_verdict``'s ``anytime_a`` / ``anytime_b``).
 """
 from __future__ import annotations
 
@@ -57,6 +61,9 @@ def win_rates(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 def wilson_interval(wins, games) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson 95% interval (percent) of ``wins`` out of ``games`` (arrays or scalars; draws as half wins)."""
     low, high = proportion_confint(wins, games, alpha=ALPHA, method="wilson")
+    # at 0 or all wins Wilson's bound is exactly the rate; statsmodels' arithmetic can leave it 1e-16 inside
+    low = np.where(np.asarray(wins) <= 0, 0.0, low)
+    high = np.where(np.asarray(wins) >= np.asarray(games), 1.0, high)
     return 100 * np.asarray(low, dtype=float), 100 * np.asarray(high, dtype=float)
 
 
@@ -74,7 +81,7 @@ def paper_test(wins: float, games: int, paper_percent: float, paper_games: int,
                anytime: bool = False) -> tuple[float, str, str]:
     """(p-value, verdict, test) for our ``wins`` out of ``games`` against the paper's percentage (module docstring:
     Fisher's exact test when the paper's number is a count out of ``paper_games``, else the exact one-sample
-    binomial test against the paper's proportion).  Draws counted as half wins are rounded to whole wins.
+    binomial test against the paper's proportion; for a grown cell, ``anytime`` below).  Draws counted as half wins are rounded to whole wins.
 
     ``anytime`` (a cell grown by games until decided, whose game count the data chose): a fixed-sample test is not
     valid under that stopping, so the p is ``anytime_p_value`` against a fixed reference, and against a counted
@@ -120,11 +127,20 @@ def _is_grown(flag) -> bool:
     return bool(flag) if not pd.isna(flag) else False
 
 
-def is_grown(row) -> bool:
+def is_grown(row, column: str = "until_decided") -> bool:
     """Whether a table's row (a Series or an ``itertuples`` row) is a cell grown by games until decided (its
-    ``until_decided``; False where the table has no such column)."""
-    flag = row.get("until_decided", False) if hasattr(row, "get") else getattr(row, "until_decided", False)
+    ``column``; False where the table has no such column or the value is missing)."""
+    flag = row.get(column, False) if hasattr(row, "get") else getattr(row, column, False)
     return _is_grown(flag)
+
+
+def paper_test_name(paper_percent: float, paper_games, anytime: bool = False) -> str:
+    """The name of the test ``paper_test`` applies to a cell against the paper's number."""
+    counted = paper_games is not None and paper_games == paper_games and percent_is_count(paper_percent,
+                                                                                          int(paper_games))
+    if anytime:
+        return ANYTIME_DIFFERENCE if counted else ANYTIME_P
+    return FISHER if counted else BINOMIAL
 
 
 def _three_way_row(row, margin, alpha):
@@ -281,7 +297,8 @@ TWO_SAMPLE = "Newcombe hybrid of Clopper-Pearson intervals (paper as k/n)"
 FIXED_REFERENCE = "Clopper-Pearson (paper's rate as fixed reference)"
 ANYTIME = "anytime-valid (beta-binomial mixture confidence sequence)"
 ANYTIME_P = "anytime-valid p (mixture martingale), paper's rate as reference"
-ANYTIME_DIFFERENCE = "difference of 97.5% intervals, ours anytime-valid, paper's Clopper-Pearson"
+ANYTIME_DIFFERENCE = (f"difference of {100 * (1 - ALPHA / 2):g}% intervals, ours anytime-valid, paper's "
+                      f"Clopper-Pearson")
 #: The largest game count ``games_to_decide`` looks at; beyond it a cell counts as not decidable.
 MAX_GAMES_TO_DECIDE = 1_000_000
 
@@ -378,6 +395,9 @@ def anytime_p_value(wins: float, games: int, reference: float) -> float:
     martingale of ``anytime_interval`` at ``reference`` (at most 1).  By Ville's inequality it is at most alpha
     with probability at most alpha under the reference, however the game count was chosen; it is at most alpha
     exactly when ``anytime_interval(wins, games, alpha)`` excludes ``reference``.  Draws scored 1/2 allowed."""
+    _check_count("", wins, games)
+    if not 0 <= reference <= 1:
+        raise ValueError(f"reference={reference!r} must be a proportion in 0..1")
     with np.errstate(divide="ignore", over="ignore"):
         log_ratio = float(_log_mixture_ratio(float(reference), float(wins), float(games)))
     return float(min(1.0, np.exp(-log_ratio)))
@@ -403,8 +423,9 @@ def interval_difference(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b, 
 
 def interval_difference_p(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b) -> float:
     """The two-sided p of ``interval_difference``: the smallest alpha at which its interval excludes 0 (found by
-    bisection on log alpha to a relative 1e-6; the intervals shrink as alpha grows, so the set is an interval), 1
-    when even alpha = 1 does not exclude it, at most 1e-12 below that."""
+    bisection on log alpha, the upper end returned, so at most a relative 1e-6 above it: conservative; the
+    intervals shrink as alpha grows, so the alphas that exclude 0 form an interval up to 1); 1 when even alpha = 1
+    does not exclude it, and 1e-12 when alpha = 1e-12 already does."""
     def excludes(alpha):
         low, high = interval_difference(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b, alpha)
         return low > 0 or high < 0
@@ -585,10 +606,11 @@ class ClaimVerdict:
 
 
 def _check_count(name, wins, games):
+    name = f"{name} " if name else ""
     if isinstance(games, bool) or not float(games).is_integer() or games < 1:
-        raise ValueError(f"{name} games={games!r} must be a positive whole number of games")
+        raise ValueError(f"{name}games={games!r} must be a positive whole number of games")
     if not 0 <= wins <= games:
-        raise ValueError(f"{name} wins={wins!r} must lie in 0..{games}")
+        raise ValueError(f"{name}wins={wins!r} must lie in 0..{games}")
 
 
 def claim_verdict(wins_a: float, games_a: int, wins_b: float | None = None, games_b: int | None = None, *,
@@ -635,7 +657,7 @@ def claim_verdict(wins_a: float, games_a: int, wins_b: float | None = None, game
         p = interval_difference_p(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b)
         low, high = interval_difference(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b, alpha)
         estimate = 100 * (wins_a / games_a - wins_b / games_b)
-        name = "difference of 97.5% intervals, anytime-valid for a cell grown until decided"
+        name = f"difference of {100 * (1 - alpha / 2):g}% intervals, anytime-valid for a cell grown until decided"
     else:
         if games_b is None:
             raise ValueError("games_b is missing")

@@ -19,7 +19,9 @@ def test_the_report_gathers_every_committed_cell_with_its_verdict():
     assert set(cells["budget"]) >= {"1,000 playouts", "10,000 playouts", "1,000 playouts (paper: 10,000)"}
     assert cells["p_value"].between(0, 1).all() and (cells["ci_low"] <= cells["ours"]).all()
     assert (cells["ours"] <= cells["ci_high"]).all() and (cells["games"] > 0).all()
-    assert set(cells["test"]) <= {"Fisher exact, paper as k/n", "binomial, paper's rate as reference"}
+    from ppalib.report import ANYTIME_DIFFERENCE, ANYTIME_P, BINOMIAL, FISHER
+    assert set(cells["test"]) <= {FISHER, BINOMIAL, ANYTIME_DIFFERENCE, ANYTIME_P}
+    assert ANYTIME_DIFFERENCE in set(cells["test"])                # the cells grown until decided
     # The paper's 93.39% and 49.10% are not counts out of 500: tested as fixed rates.
     rave = cells[cells["paper"] == "adaptive_rave2013"].set_index("paper_value")
     assert rave.loc[93.39, "test"] == rave.loc[49.10, "test"] == "binomial, paper's rate as reference"

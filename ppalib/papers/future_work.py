@@ -539,7 +539,7 @@ def _between_budgets(matches: pd.DataFrame) -> list[str]:
     the two cells' scores, draws half, rounded; p < 0.05; where a cell was grown by games until decided, the p of
     ``report.interval_difference``, anytime-valid for it), and how many do not."""
     from scipy.stats import fisher_exact
-    from ..report import interval_difference_p
+    from ..report import interval_difference_p, is_grown
     lines = []
     board = matches[matches["part"].isin(["grave", "kept_policy"])]
     budgets = sorted(set(board["x"]))
@@ -553,7 +553,7 @@ def _between_budgets(matches: pd.DataFrame) -> list[str]:
             if set(pair["x"]) != {low, high}:
                 continue
             a, b = (pair[pair["x"] == x].iloc[0] for x in (low, high))
-            grown_a, grown_b = bool(getattr(a, "grown", False)), bool(getattr(b, "grown", False))
+            grown_a, grown_b = is_grown(a, "grown"), is_grown(b, "grown")
             if grown_a or grown_b:
                 p_value = interval_difference_p(a.score, int(a.games), grown_a, b.score, int(b.games), grown_b)
             else:

@@ -286,7 +286,8 @@ WORSE_CELLS = {("go", 5), ("go", 8), ("knightthrough", 5), ("nogo", 8)}
 
 def claims(long) -> "pd.DataFrame":
     """The paper's claims about Table 1, one test per experiment (cell) each sentence is about, on our cells:
-    PPA's win rate against UCT tested two-sided against 50% (``report.claim_verdict``, exact binomial):
+    PPA's win rate against UCT tested two-sided against 50% (``report.claim_verdict``, exact binomial; a cell grown
+    by games until decided by its anytime-valid p, since a fixed-sample test is not valid on it):
 
     * "worse than UCT in three games": the cells of Go, Knightthrough 5x5 and Nogo 8x8 where the paper's own value
       is below 50% (7 cells: Nogo 8x8 at 1,000 playouts is above 50% in the paper, so the sentence cannot mean it);

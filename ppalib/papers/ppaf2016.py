@@ -347,7 +347,9 @@ def claims(long: pd.DataFrame, playouts: int | None = None) -> pd.DataFrame:
     "A > B" at a game compares A's and B's best cells against UCT (best by our win rate among the cells we ran)
     by Fisher's exact test, two-sided (``report.claim_verdict``): *upheld* when A is significantly ahead,
     *contradicted* when B is, *not decided* otherwise.  Tables 4 and 9 ("PPAF is much better than MAST and MASTF"):
-    the win rate of MAST's and MASTF's best cell against PPAF, two-sided exact binomial test against 50%.
+    the win rate of MAST's and MASTF's best cell against PPAF, two-sided exact binomial test against 50%.  A cell
+    grown by games until decided (its game count chosen by the data) takes the anytime-valid tests instead
+    (``claim_verdict``'s ``anytime_a`` / ``anytime_b``).
 
     Left out, so that no claim is counted twice and none is set up to fail: "PPAF > MAST/MASTF" at Misere
     Breakthrough and Misere Knightthrough against UCT (the paper has 100% vs 100% there, so the comparison cannot
@@ -502,7 +504,9 @@ def _claims_lines(long: pd.DataFrame, playouts: int) -> list[str]:
 
 def _head_to_head_line(long: pd.DataFrame, budgets: list[int]) -> str:
     """MAST's and MASTF's cells against PPAF(1.28) (Tables 4 and 9) at two budgets: their wins pooled per budget,
-    Fisher's exact test between the budgets, and each cell."""
+    Fisher's exact test between the budgets, and each cell.  Cells grown by games until decided are pooled too,
+    with a caveat in the line: a pool of cells each stopped by its own data has no single anytime-valid sequence,
+    so the fixed-sample p is then only indicative."""
     from scipy.stats import fisher_exact
     if len(budgets) != 2:
         return ""

@@ -421,6 +421,14 @@ class _Claims:
     def _is_grown(self, cell) -> bool:
         return (cell.variant, cell.stage, cell.strategy, cell.checkpoint) in self.grown
 
+    def _p_vs_half(self, cell) -> float:
+        """A cell's two-sided p against 50%: the exact binomial test, or for a cell grown until decided (a game
+        count the data chose, where a fixed-sample test is not valid) the anytime-valid p."""
+        from ..report import anytime_p_value
+        if self._is_grown(cell):
+            return anytime_p_value(cell.wins, int(cell.games), 0.5)
+        return _binom_p(cell.wins, cell.games, 0.5)
+
     def _gain(self, stage, variant):
         found = self._best_vs_half(stage, variant)
         if found is None:
@@ -583,11 +591,12 @@ class _Claims:
         cells = self._final(stage, variant, strategy)
         if cells.empty:
             return _result()
-        ps = [_binom_p(r.wins, r.games, 0.5) for r in cells.itertuples()]
+        ps = [self._p_vs_half(r) for r in cells.itertuples()]
         best = cells.loc[cells["win_rate"].idxmax()]
         up = all(r.win_rate < 50 for r in cells.itertuples()) and max(ps) < ALPHA
         which = "every one of" if len(cells) > 1 else "the"
-        return _result(f"best: {_cell(best)}", f"two-sided exact binomial test vs 50% for {which} {len(cells)} "
+        return _result(f"best: {_cell(best)}", f"two-sided exact binomial test vs 50% (anytime-valid p for a cell "
+                       f"grown until decided) for {which} {len(cells)} "
                        f"strateg{'ies' if len(cells) > 1 else 'y'} (all must be significant: no correction), "
                        f"largest p={max(ps):.3g}", max(ps), UPHELD if up else NOT_UPHELD)
 
@@ -690,8 +699,9 @@ class _Claims:
         if cell.empty:
             return _result()
         cell = cell.iloc[0]
-        p = _binom_p(cell.wins, cell.games, 0.5)
-        return _result(_cell(cell), f"two-sided exact binomial test vs 50% (Correlation-based, as Fig. 8), "
+        p = self._p_vs_half(cell)
+        return _result(_cell(cell), f"two-sided exact binomial test vs 50% (anytime-valid p if grown until "
+                       f"decided; Correlation-based, as Fig. 8), "
                        f"p={p:.3g}", p, UPHELD if cell.win_rate > 50 and p < ALPHA else NOT_UPHELD)
 
     def pruned_yavalath_improved(self, row):

@@ -132,6 +132,14 @@ def _test_name(paper_value: float, paper_games: float) -> str:
     return FISHER if percent_is_count(paper_value, int(paper_games)) else BINOMIAL
 
 
+def _tests_of(ran: pd.DataFrame) -> list:
+    """The test ``compare_with_paper`` gave each cell's p (``report.paper_test``: anytime-valid for a cell grown
+    until decided); None where the paper has no value (filled later)."""
+    from ..report import is_grown, paper_test_name
+    return [paper_test_name(r.paper_win_rate, r.paper_games, is_grown(r)) if pd.notna(r.paper_win_rate) else None
+            for r in ran.itertuples()]
+
+
 # ---- cells and claims per paper --------------------------------------------------------------------------------
 def _ppa2015(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
     module = _module("ppa2015")
@@ -143,6 +151,7 @@ def _ppa2015(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
         "measure": "win rate (%)", "games": ran["games"], "ours": ran["win_rate"], "ci_low": ran["ci_low"],
         "ci_high": ran["ci_high"], "paper_value": ran["paper_win_rate"], "paper_games": ran["paper_games"],
         "verdict": ran["verdict"], "games_to_decide": ran["games_to_decide"], "p_value": ran["p_value"],
+        "test": _tests_of(ran),
         "ours_playouts": ran["playouts"], "paper_playouts": ran["playouts"].where(ran["paper_win_rate"].notna())})
     table = module.claims(long)
     claims = pd.DataFrame({"claim": [f"{c} ({cell})" for c, cell in zip(table["claim"], table["cell"])],
@@ -166,6 +175,7 @@ def _ppaf2016(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
         "measure": "win rate (%)", "games": ran["games"], "ours": ran["win_rate"], "ci_low": ran["ci_low"],
         "ci_high": ran["ci_high"], "paper_value": ran["paper_win_rate"], "paper_games": ran["paper_games"],
         "verdict": ran["verdict"], "games_to_decide": ran["games_to_decide"], "p_value": ran["p_value"],
+        "test": _tests_of(ran),
         "ours_playouts": ran["playouts"], "paper_playouts": np.where(ran["paper_win_rate"].notna(), 10000, np.nan),
         "size": ran["size"]})
     cells["paper_budget"] = (cells["ours_playouts"] == 10000) & (cells.pop("size") == 8)
