@@ -220,8 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     u.add_argument("--cap", type=int, default=160, help="most games a cell gets (default 160)")
     u.add_argument("--cpu-seconds", type=float, default=None,
                    help="CPU budget of the added games, per paper, by their own timings, counting every game a growth "
-                        "has stored beyond the planned ones (earlier runs' too, so a resumed run keeps its budget; "
-                        "default: none)")
+                        "has stored beyond the planned ones in any of the paper's cells (earlier runs' too, so a "
+                        "resumed run keeps its budget; default: none)")
     u.add_argument("--executor", default="process", choices=["process", "serial", "dask"])
     u.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
     u.add_argument("--max-hours-to-decide", type=float, default=None, metavar="HOURS",

@@ -165,12 +165,15 @@ def cell_counts(frame: pd.DataFrame, planned: dict[str, int]) -> tuple[pd.DataFr
 
 def run_until_decided(experiment: Experiment, cells_of: list[str], undecided: Callable[[pd.DataFrame], object],
                       rule: StoppingRule, executor="process", *, workers: int | None = None,
-                      scheduler_address: str | None = None, progress: bool = True) -> pd.DataFrame:
+                      scheduler_address: str | None = None, progress: bool = True,
+                      budget_cells: list[str] | None = None) -> pd.DataFrame:
     """Grow the undecided cells among ``cells_of`` (condition ids of ``experiment``) until each is decided or at
     the cap, or the CPU budget is spent; returns every stored game of the experiment with the grown counts.
 
     ``undecided(cells)``: a boolean per row of ``cell_counts``'s frame (the caller's verdict; a grown cell must be
     judged by its anytime-valid interval).  Resumable: the ledger is written before each batch is played.
+    ``budget_cells``: the cells whose games beyond the planned ones count against the CPU budget (default
+    ``cells_of``; a caller growing a subset of its cells passes them all, so that the budget means the same).
     """
     if not isinstance(rule, StoppingRule):
         raise TypeError(f"rule must be a StoppingRule, got {rule!r}")
@@ -178,7 +181,12 @@ def run_until_decided(experiment: Experiment, cells_of: list[str], undecided: Ca
     unknown = sorted(set(cells_of) - known)
     if unknown:
         raise ValueError(f"cells_of names conditions not in the experiment: {unknown[:3]}")
-    planned = {cid: n for cid, n in planned_games(experiment).items() if cid in set(cells_of)}
+    counted = set(cells_of) | set(budget_cells or ())
+    unknown = sorted(counted - known)
+    if unknown:
+        raise ValueError(f"budget_cells names conditions not in the experiment: {unknown[:3]}")
+    planned = {cid: n for cid, n in planned_games(experiment).items() if cid in counted}
+    grown_only = set(cells_of)
 
     def current() -> Experiment:
         return with_ledger(experiment)
@@ -187,7 +195,8 @@ def run_until_decided(experiment: Experiment, cells_of: list[str], undecided: Ca
     run(current(), executor, workers=workers, scheduler_address=scheduler_address, progress=progress)
 
     def state():
-        return cell_counts(load_results(current()), planned)
+        cells, spent = cell_counts(load_results(current()), planned)
+        return cells[cells["condition_id"].isin(grown_only)].reset_index(drop=True), spent
 
     def play(targets: pd.Series) -> None:
         _write_ledger(experiment.results_dir, targets, planned)

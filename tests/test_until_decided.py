@@ -164,6 +164,27 @@ def test_the_cpu_budget_stops_the_growth(tmp_path):
     assert len(frame) == 4 and read_ledger(tmp_path).empty
 
 
+def test_growing_a_subset_counts_the_other_cells_growth_against_the_budget(tmp_path):
+    """The budget means the same whichever cells are grown: cell 1's growth (40 games beyond its 4 planned) counts
+    when only cell 0 is asked to grow, with ``budget_cells`` naming both (as ``--max-hours-to-decide`` does);
+    without it, the same budget sees cell 0's own growth only, and cell 0 grows."""
+    conditions = _smoke_conditions()
+    experiment = Experiment("subset", conditions, 4, 8, tmp_path)
+    always = lambda cells: np.ones(len(cells), bool)  # noqa: E731
+    run_until_decided(experiment, [conditions[1].id], always, StoppingRule(batch=40, cap=44), "serial",
+                      progress=False)
+    frame = load_results(with_ledger(experiment))
+    spent = frame.query("game_index >= 4")["seconds"].sum()
+    per_game = frame[frame["condition_id"] == conditions[0].id]["seconds"].mean()
+    assert spent > 4 * per_game                                       # room for one batch of cell 0 alone
+    rule = StoppingRule(batch=4, cap=8, cpu_seconds=spent * 0.99)
+    frame = run_until_decided(experiment, [conditions[0].id], always, rule, "serial", progress=False,
+                              budget_cells=[c.id for c in conditions])
+    assert frame.groupby("condition_id").size().to_dict() == {conditions[0].id: 4, conditions[1].id: 44}
+    frame = run_until_decided(experiment, [conditions[0].id], always, rule, "serial", progress=False)
+    assert frame.groupby("condition_id").size().to_dict() == {conditions[0].id: 8, conditions[1].id: 44}
+
+
 #: Stores of runs committed as they grow (store -> why): the ledger is written before a batch is played, so a commit
 #: between two sessions may hold a cell's grown count with only part of its last batch stored.
 IN_PROGRESS = {"soemers2019_budget": "notebook 04's budget run (issue 24), committed across sessions"}

@@ -479,6 +479,7 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
         return np.asarray(undecided(joined), dtype=bool)
 
     grow_cells(setup.experiment, cells_of, is_undecided, rule, executor, workers=workers,
+               budget_cells=list(references.index),
                scheduler_address=scheduler_address, progress=progress)
     experiment = with_ledger(setup.experiment)
     return mark_grown(load_results(experiment), experiment)
