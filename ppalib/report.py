@@ -46,16 +46,33 @@ def load_paper_table(filename: str) -> pd.DataFrame:
 
 
 def win_rates(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Games, wins and win rate (percent) with its Wilson 95% interval, per group of ``by`` (and, when ``frame``
-    has it, ``until_decided``: whether the group's cell was grown by games until decided)."""
+    """Games, wins and win rate (percent) with its 95% interval, per group of ``by`` (and, when ``frame`` has it,
+    ``until_decided``: whether the group's cell was grown by games until decided).  The interval is Wilson's, or
+    for a grown cell its anytime-valid one (``rate_intervals``), the interval its verdict rests on."""
     grouped = frame.groupby(by, sort=False, dropna=False)["agent_result"]  # NaN keys (no opponent alpha) stay
     table = pd.DataFrame({"games": grouped.size(), "wins": grouped.sum()})
     if "until_decided" in frame.columns:
         table["until_decided"] = frame.groupby(by, sort=False, dropna=False)["until_decided"].any()
     table = table.reset_index()
     table["win_rate"] = 100 * table["wins"] / table["games"]
-    table["ci_low"], table["ci_high"] = wilson_interval(table["wins"], table["games"])
+    grown = table["until_decided"].to_numpy(dtype=bool) if "until_decided" in table else None
+    table["ci_low"], table["ci_high"] = rate_intervals(table["wins"], table["games"], grown)
     return table
+
+
+def rate_intervals(wins, games, grown=None) -> tuple[np.ndarray, np.ndarray]:
+    """95% intervals (percent) of win rates: Wilson's (``wilson_interval``), except where ``grown`` (a boolean per
+    rate: a cell grown by games until decided, whose game count the data chose) the anytime-valid one
+    (``anytime_interval``), so that a grown cell is drawn with the interval its verdict uses."""
+    low, high = wilson_interval(wins, games)
+    if grown is None or not np.any(grown):
+        return low, high
+    grown = np.asarray(grown, dtype=bool)
+    wins_, games_ = np.asarray(wins, dtype=float)[grown], np.asarray(games, dtype=float)[grown]
+    any_low, any_high = anytime_interval(wins_, games_, ALPHA)
+    low, high = np.array(low, dtype=float), np.array(high, dtype=float)
+    low[grown], high[grown] = 100 * np.asarray(any_low), 100 * np.asarray(any_high)
+    return low, high
 
 
 def wilson_interval(wins, games) -> tuple[np.ndarray, np.ndarray]:

@@ -365,3 +365,17 @@ def test_peeking_inflates_the_fixed_sample_test_but_not_the_anytime_p():
     anytime = _peeking_rejections(lambda k, n: anytime_p_value(k, n, 0.5))
     assert fixed > 0.10
     assert anytime <= 0.05
+
+
+def test_a_grown_cell_is_drawn_with_the_anytime_interval_its_verdict_uses():
+    from ppalib.report import rate_intervals, wilson_interval, win_rates
+    frame = pd.DataFrame({"cell": ["a"] * 40 + ["b"] * 40, "agent_result": [1.0] * 30 + [0.0] * 10 + [1.0] * 30
+                          + [0.0] * 10, "until_decided": [False] * 40 + [True] * 40})
+    table = win_rates(frame, ["cell"]).set_index("cell")
+    wilson = wilson_interval(30.0, 40)
+    anytime = [100 * x for x in anytime_interval(30.0, 40)]
+    assert np.allclose(table.loc["a", ["ci_low", "ci_high"]].to_numpy(float), wilson)
+    assert np.allclose(table.loc["b", ["ci_low", "ci_high"]].to_numpy(float), anytime)
+    assert anytime[0] < wilson[0] and anytime[1] > wilson[1]          # wider: the price of a data-chosen count
+    low, high = rate_intervals([30.0], [40])
+    assert np.allclose([low[0], high[0]], wilson)

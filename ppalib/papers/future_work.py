@@ -307,25 +307,29 @@ def sign_test(wins: float, losses: float, anytime: bool = False) -> tuple[float,
     return p_value, BETTER if wins > losses else WORSE
 
 
-def _with_rates(table: pd.DataFrame, successes: str) -> pd.DataFrame:
-    from ..report import wilson_interval
+def _with_rates(table: pd.DataFrame, successes: str, grown=None) -> pd.DataFrame:
+    """``table`` with the rate of ``successes`` and its 95% interval: Wilson's, or where ``grown`` (a boolean per
+    row: grown until decided) the anytime-valid one its verdict uses (``report.rate_intervals``)."""
+    from ..report import rate_intervals
     table = table.copy()
     table["rate"] = 100 * table[successes] / table["games"]
-    table["ci_low"], table["ci_high"] = wilson_interval(table[successes], table["games"])
+    table["ci_low"], table["ci_high"] = rate_intervals(table[successes], table["games"], grown)
     return table
 
 
 def matches_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
     """Every head-to-head cell (learned playouts against PPAF, per-node against root-only adaptive RAVE): games,
-    wins, draws, losses, mean plies a game, the win rate (draws half) with its Wilson 95% interval, the sign test's
+    wins, draws, losses, mean plies a game, the win rate (draws half) with its Wilson 95% interval (for a cell grown
+    until decided the anytime-valid one its verdict uses), the sign test's
     p, and the three-way verdict against an even match (``report.cell_verdict`` against 50% as a fixed reference,
     at ``report.EQUIVALENCE_MARGIN``): *better* / *worse* when the 95% interval excludes 50%, *within the margin*
     when it lies inside 50 +- the margin, *undecided* otherwise; with the games that would decide it.  A cell
     grown by games until decided (``until_decided`` in ``frame``) is judged by its anytime-valid interval."""
     from ..report import cell_verdict
     grid = _grid(frame, s)
-    table = _with_rates(grid[grid["part"].isin(["grave", "kept_policy", "node_vs_root"])], "score")
     grown = set(frame.loc[frame["until_decided"], "condition_id"]) if "until_decided" in frame.columns else set()
+    cells_ = grid[grid["part"].isin(["grave", "kept_policy", "node_vs_root"])]
+    table = _with_rates(cells_, "score", cells_["condition_id"].isin(grown).to_numpy())
     table["grown"] = table["condition_id"].isin(grown)
     tests = [sign_test(w, l, g) for w, l, g in zip(table["wins"], table["losses"], table["grown"])]
     table["p_value"] = [p for p, _ in tests]
