@@ -98,34 +98,35 @@ def paper_test(wins: float, games: int, paper_percent: float, paper_games: int,
                anytime: bool = False) -> tuple[float, str, str]:
     """(p-value, verdict, test) for our ``wins`` out of ``games`` against the paper's percentage (module docstring:
     Fisher's exact test when the paper's number is a count out of ``paper_games``, else the exact one-sample
-    binomial test against the paper's proportion; for a grown cell, ``anytime`` below).  Draws counted as half wins are rounded to whole wins.
+    binomial test against the paper's proportion; for a grown cell, ``anytime`` below).  Draws counted as half
+    wins are rounded to whole wins.
 
     ``anytime`` (a cell grown by games until decided, whose game count the data chose): a fixed-sample test is not
     valid under that stopping, so the p is ``anytime_p_value`` against a fixed reference, and against a counted
     paper ``interval_difference_p`` (ours anytime-valid, the paper's Clopper-Pearson): the same intervals as the
-    cell's verdict (``cell_verdict(..., anytime=True)``)."""
+    cell's verdict (``cell_verdict(..., anytime=True)``).  Which test: ``paper_test_name``."""
     rate = 100 * wins / games
-    if anytime:
-        paper_games = float("nan") if paper_games is None else float(paper_games)
-        if paper_games == paper_games and percent_is_count(paper_percent, int(paper_games)):
-            paper_wins = round(paper_percent / 100 * paper_games)
-            p_value, test = interval_difference_p(wins, games, True, paper_wins, int(paper_games), False), \
-                ANYTIME_DIFFERENCE
-        else:
-            p_value, test = anytime_p_value(wins, games, paper_percent / 100), ANYTIME_P
-        if p_value >= ALPHA:
-            return p_value, "not significant", test
-        return p_value, "higher" if rate > paper_percent else "lower", test
-    ours, games = int(round(wins)), int(games)
-    if percent_is_count(paper_percent, int(paper_games)):
-        paper_wins = int(round(paper_percent / 100 * paper_games))
-        table = [[ours, games - ours], [paper_wins, int(paper_games) - paper_wins]]
-        p_value, test = fisher_exact(table)[1], FISHER
+    test = paper_test_name(paper_percent, paper_games, anytime)
+    if test in (FISHER, ANYTIME_DIFFERENCE):
+        paper_n = int(paper_games)
+        p_value = two_sample_p(wins, games, anytime, round(paper_percent / 100 * paper_n), paper_n, False)
+    elif test == ANYTIME_P:
+        p_value = anytime_p_value(wins, games, paper_percent / 100)
     else:
-        p_value, test = binomtest(ours, games, paper_percent / 100).pvalue, BINOMIAL
+        p_value = binomtest(int(round(wins)), int(games), paper_percent / 100).pvalue
     if p_value >= ALPHA:
         return p_value, "not significant", test
     return p_value, "higher" if rate > paper_percent else "lower", test
+
+
+def two_sample_p(wins_a, games_a, grown_a, wins_b, games_b, grown_b) -> float:
+    """The two-sided p of rate A against rate B: Fisher's exact test (wins rounded: a draw counts half), or where
+    either sample is a cell grown until decided (a game count the data chose, where a fixed-sample test is not
+    valid) ``interval_difference_p``."""
+    if grown_a or grown_b:
+        return interval_difference_p(wins_a, int(games_a), grown_a, wins_b, int(games_b), grown_b)
+    ka, kb = int(round(wins_a)), int(round(wins_b))
+    return float(fisher_exact([[ka, int(games_a) - ka], [kb, int(games_b) - kb]])[1])
 
 
 def _verdict(row) -> tuple[float, str]:
@@ -667,24 +668,19 @@ def claim_verdict(wins_a: float, games_a: int, wins_b: float | None = None, game
             low, high = _clopper_pearson(wins_a, games_a, alpha)
             name = f"exact binomial against {reference:g}%"
         estimate, low, high = 100 * wins_a / games_a - reference, 100 * low - reference, 100 * high - reference
-    elif anytime_a or anytime_b:
-        if games_b is None:
-            raise ValueError("games_b is missing")
-        _check_count("B", wins_b, games_b)
-        p = interval_difference_p(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b)
-        low, high = interval_difference(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b, alpha)
-        estimate = 100 * (wins_a / games_a - wins_b / games_b)
-        name = f"difference of {100 * (1 - alpha / 2):g}% intervals, anytime-valid for a cell grown until decided"
     else:
         if games_b is None:
             raise ValueError("games_b is missing")
         _check_count("B", wins_b, games_b)
-        ka, kb = int(round(wins_a)), int(round(wins_b))
-        p = fisher_exact([[ka, int(games_a) - ka], [kb, int(games_b) - kb]])[1]
-        low, high = (float(x) for x in _difference_interval(wins_a, games_a, 100 * wins_b / games_b, wins_b,
-                                                             games_b, alpha, False))
+        p = two_sample_p(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b)
+        if anytime_a or anytime_b:
+            low, high = interval_difference(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b, alpha)
+            name = f"difference of {100 * (1 - alpha / 2):g}% intervals, anytime-valid for a cell grown until decided"
+        else:
+            low, high = (float(x) for x in _difference_interval(wins_a, games_a, 100 * wins_b / games_b, wins_b,
+                                                                 games_b, alpha, False))
+            name = "Fisher exact, two-sided"
         estimate = 100 * (wins_a / games_a - wins_b / games_b)
-        name = "Fisher exact, two-sided"
     if p >= alpha:
         verdict = "not decided"
     else:

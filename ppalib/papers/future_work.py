@@ -542,8 +542,7 @@ def _between_budgets(matches: pd.DataFrame) -> list[str]:
     """Per series, the games whose win rate against PPAF differs between the two budgets (Fisher's exact test of
     the two cells' scores, draws half, rounded; p < 0.05; where a cell was grown by games until decided, the p of
     ``report.interval_difference``, anytime-valid for it), and how many do not."""
-    from scipy.stats import fisher_exact
-    from ..report import interval_difference_p, is_grown
+    from ..report import is_grown, two_sample_p
     lines = []
     board = matches[matches["part"].isin(["grave", "kept_policy"])]
     budgets = sorted(set(board["x"]))
@@ -557,12 +556,7 @@ def _between_budgets(matches: pd.DataFrame) -> list[str]:
             if set(pair["x"]) != {low, high}:
                 continue
             a, b = (pair[pair["x"] == x].iloc[0] for x in (low, high))
-            grown_a, grown_b = is_grown(a, "grown"), is_grown(b, "grown")
-            if grown_a or grown_b:
-                p_value = interval_difference_p(a.score, int(a.games), grown_a, b.score, int(b.games), grown_b)
-            else:
-                counts = [[round(a.score), a.games - round(a.score)], [round(b.score), b.games - round(b.score)]]
-                p_value = fisher_exact(counts).pvalue
+            p_value = two_sample_p(a.score, a.games, is_grown(a, "grown"), b.score, b.games, is_grown(b, "grown"))
             if p_value < 0.05:
                 changed.append(f"{a.title} {a.rate:.1f}% -> {b.rate:.1f}% (p = {p_value:.2g})")
             else:
@@ -570,7 +564,8 @@ def _between_budgets(matches: pd.DataFrame) -> list[str]:
         if changed or unchanged:
             lines.append(f"* **{label}, {int(low):,} against {int(high):,} playouts** (Fisher's exact test between "
                          f"the budgets; where a cell was grown until decided, the difference of the two cells' 97.5% "
-                         f"intervals, anytime-valid for it): " + (f"changed at {_joined(changed)}" if changed else "no game changed")
+                         f"intervals, anytime-valid for it): "
+                         + (f"changed at {_joined(changed)}" if changed else "no game changed")
                          + (f"; {unchanged} games without a significant change" if unchanged and changed else "")
                          + ".")
     return lines

@@ -201,8 +201,7 @@ def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
     verdict; ``p_between`` is Fisher's exact test between the two readings (wins rounded: a draw, possible only
     under Knightthrough's GGP rules, counts half), or where a reading's cell was grown by games until decided the
     p of ``report.interval_difference`` (anytime-valid for the grown cell: a fixed-sample test is not valid there)."""
-    from scipy.stats import fisher_exact
-    from ..report import compare_with_paper, interval_difference_p, is_grown, load_paper_table, win_rates
+    from ..report import compare_with_paper, is_grown, load_paper_table, two_sample_p, win_rates
     games_ = frame[frame["game"].isin(games)]
     keys = ["game", "size", "playouts"]
     games_ = games_.assign(playouts=games_["agent_playouts"], rules=rules_of(games_), draws=games_["winner"] == 2)
@@ -215,12 +214,7 @@ def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
     for key, cell in table.groupby(keys):
         if set(cell["rules"]) == set(readings):
             a, b = (cell[cell["rules"] == r].iloc[0] for r in readings)
-            if is_grown(a) or is_grown(b):  # a game count the data chose: no fixed-sample test is valid
-                p_between[key] = interval_difference_p(a.wins, int(a.games), is_grown(a), b.wins, int(b.games),
-                                                       is_grown(b))
-                continue
-            counts = [[round(a.wins), a.games - round(a.wins)], [round(b.wins), b.games - round(b.wins)]]
-            p_between[key] = fisher_exact(counts).pvalue
+            p_between[key] = two_sample_p(a.wins, a.games, is_grown(a), b.wins, b.games, is_grown(b))
     table["p_between"] = [p_between.get(tuple(row), float("nan")) for row in table[keys].itertuples(index=False)]
     order = {g: i for i, g in enumerate(games)}
     table = table.sort_values(keys + ["rules"], key=lambda s: s.map(order) if s.name == "game" else s)

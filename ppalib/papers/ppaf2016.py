@@ -508,6 +508,7 @@ def _head_to_head_line(long: pd.DataFrame, budgets: list[int]) -> str:
     with a caveat in the line: a pool of cells each stopped by its own data has no single anytime-valid sequence,
     so the fixed-sample p is then only indicative."""
     from scipy.stats import fisher_exact
+    from ..report import is_grown
     if len(budgets) != 2:
         return ""
     cells = long[(long["opponent"] == "ppaf") & long["games"].notna() & long["playouts"].isin(budgets)]
@@ -520,7 +521,6 @@ def _head_to_head_line(long: pd.DataFrame, budgets: list[int]) -> str:
     per_cell = "; ".join(
         f"Table {int(r.table)} {r.algorithm.upper()}({r.value:g}) {r.win_rate:.1f}% (paper {r.paper_win_rate:.1f}%)"
         for r in cells[cells["playouts"] == budgets[1]].itertuples())
-    from ..report import is_grown
     grown = sum(is_grown(r) for _, r in cells.iterrows())
     caveat = (f"; {grown} of the {len(cells)} cells were grown by games until decided, so this fixed-sample p is "
               f"indicative only: it is not valid under that stopping" if grown else "")

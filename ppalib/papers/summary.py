@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
-from ..report import ALPHA, BINOMIAL, CELL_VERDICTS, EQUIVALENCE_MARGIN, FISHER, holm_verdicts, percent_is_count
+from ..report import ALPHA, CELL_VERDICTS, EQUIVALENCE_MARGIN, holm_verdicts, paper_test_name
 from . import COMMITTED_PRESET, Param, resolve_settings
 
 NAME = "summary"
@@ -128,14 +128,10 @@ def _module(paper: str):
     return importlib.import_module(f"{__package__}.{paper}")
 
 
-def _test_name(paper_value: float, paper_games: float) -> str:
-    return FISHER if percent_is_count(paper_value, int(paper_games)) else BINOMIAL
-
-
 def _tests_of(ran: pd.DataFrame) -> list:
     """The test ``compare_with_paper`` gave each cell's p (``report.paper_test``: anytime-valid for a cell grown
     until decided); None where the paper has no value (filled later)."""
-    from ..report import is_grown, paper_test_name
+    from ..report import is_grown
     return [paper_test_name(r.paper_win_rate, r.paper_games, is_grown(r)) if pd.notna(r.paper_win_rate) else None
             for r in ran.itertuples()]
 
@@ -297,7 +293,7 @@ def gather(sources_: tuple[Source, ...] | list[Source]) -> Gathered:
     cells = pd.concat([c.reindex(columns=CELL_COLUMNS) for c in all_cells if len(c)] or
                       [pd.DataFrame(columns=CELL_COLUMNS)], ignore_index=True)
     cells["difference"] = cells["ours"] - cells["paper_value"]
-    cells["test"] = [t if isinstance(t, str) else _test_name(v, n) if pd.notna(v) else ""
+    cells["test"] = [t if isinstance(t, str) else paper_test_name(v, n) if pd.notna(v) else ""
                      for t, v, n in zip(cells["test"], cells["paper_value"], cells["paper_games"])]
     cells["paper_budget"] = [bool(b) if isinstance(b, (bool, np.bool_)) else bool(o == p)
                              for b, o, p in zip(cells["paper_budget"], cells["ours_playouts"], cells["paper_playouts"])]
