@@ -214,6 +214,19 @@ def test_the_cli_dry_run_counts_the_committed_cells_and_plays_nothing(capsys):
     assert main(["until-decided", "ppaf2016", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "ppaf2016: 28 cells to decide" in out and "anytime-valid" in out
+    # the growth already spent, as the budget counts it: the games past each decision cell's planned count
+    from ppalib.experiments import load_results
+    from ppalib.papers import growth_seconds, ppaf2016, prepare
+    from ppalib.until_decided import read_ledger
+    setup = prepare(ppaf2016, "quick")
+    games = load_results(setup.experiment)
+    ledger = read_ledger(setup.experiment.results_dir)
+    cells = set(ppaf2016.decision_cells(setup.experiment, setup.settings)["condition_id"]) & set(ledger.index)
+    games = games[games["condition_id"].isin(cells)]
+    beyond = games["game_index"] >= games["condition_id"].map(ledger["planned"])
+    spent = float(games.loc[beyond, "seconds"].sum())
+    assert spent > 0 and growth_seconds(ppaf2016, setup) == pytest.approx(spent)
+    assert f"growth so far: {spent:,.0f} CPU seconds" in out
     assert {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()} == before
     assert main(["until-decided", "ppaf2016", "--cap", "0", "--dry-run"]) == 2
     assert "cap=0" in capsys.readouterr().err

@@ -519,6 +519,17 @@ def decision_table(paper: ModuleType, setup: NotebookSetup, planned_only: bool =
     return cells
 
 
+def growth_seconds(paper: ModuleType, setup: NotebookSetup) -> float:
+    """The CPU seconds (the games' own timings) of every game the paper's decision cells hold beyond their planned
+    ones: what a growth's ``--cpu-seconds`` budget counts as already spent."""
+    from ..experiments import load_results
+    from ..until_decided import cell_counts, planned_games, with_ledger
+    experiment = with_ledger(setup.experiment)
+    wanted = set(paper.decision_cells(experiment, setup.settings)["condition_id"])
+    planned = {cid: n for cid, n in planned_games(experiment).items() if cid in wanted}
+    return cell_counts(load_results(experiment), planned)[1]
+
+
 def check_max_hours_to_decide(max_hours) -> float:
     """``max_hours`` if it is a finite number of CPU-hours > 0; else a ValueError naming ``max_hours_to_decide``."""
     import math
