@@ -61,7 +61,7 @@ def next_counts(cells: pd.DataFrame, undecided, rule: StoppingRule) -> pd.Series
 
 def within_budget(targets: pd.Series, cells: pd.DataFrame, spent: float, rule: StoppingRule) -> pd.Series:
     """``targets`` trimmed to the CPU budget: cells in order while the estimated cost (games added times the cell's
-    mean seconds a game) fits what is left."""
+    seconds a game, ``cell_counts``: its recent games') fits what is left."""
     if rule.cpu_seconds is None:
         return targets
     left = rule.cpu_seconds - spent
@@ -149,13 +149,22 @@ def mark_grown(frame: pd.DataFrame, experiment: Experiment) -> pd.DataFrame:
     return frame.assign(until_decided=frame["condition_id"].isin(grown_ids(experiment)))
 
 
+#: A cell's cost per game for the budget and for ``hours_to_decide``: the mean seconds of its most recent games (by
+#: ``finished_at``), which the code and host that will play its next games timed; a cell's first games were often
+#: played by older, slower code (2-4x the time of this session's, measured 2026-11-29).
+RECENT_GAMES = 32
+
+
 def cell_counts(frame: pd.DataFrame, planned: dict[str, int]) -> tuple[pd.DataFrame, float]:
-    """Per condition of ``planned`` (id -> planned games): wins (draws half), games, mean seconds a game, whether
-    grown; and the CPU seconds of the games beyond the planned ones (what growth has spent)."""
+    """Per condition of ``planned`` (id -> planned games): wins (draws half), games, seconds a game (the mean of its
+    ``RECENT_GAMES`` most recent), whether grown; and the CPU seconds of the games beyond the planned ones (what
+    growth has spent)."""
     frame = frame[frame["condition_id"].isin(planned)]
     grouped = frame.groupby("condition_id")
+    order = [column for column in ("finished_at", "game_index") if column in frame.columns]
+    recent = frame.sort_values(order, kind="stable").groupby("condition_id").tail(RECENT_GAMES)
     cells = pd.DataFrame({"wins": grouped["agent_result"].sum(), "games": grouped.size(),
-                          "seconds_per_game": grouped["seconds"].mean()}).reindex(list(planned))
+                          "seconds_per_game": recent.groupby("condition_id")["seconds"].mean()}).reindex(list(planned))
     cells = cells.fillna({"wins": 0.0, "games": 0, "seconds_per_game": 0.0}).rename_axis("condition_id").reset_index()
     cells["games"] = cells["games"].astype(int)
     cells["grown"] = cells["games"] > cells["condition_id"].map(planned)

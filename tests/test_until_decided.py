@@ -156,6 +156,23 @@ def test_an_interrupted_growth_resumes_from_its_ledger(tmp_path):
     assert sorted(frame["game_index"]) == list(range(8))                 # the missing batch, nothing more
 
 
+def test_a_cells_cost_a_game_is_that_of_its_most_recent_games_and_growth_counts_every_extra_game():
+    """``cell_counts``: the seconds a game of a cell are the mean of its ``RECENT_GAMES`` latest (by
+    ``finished_at``, whatever the rows' order), what the code and host that play its next games measured; what
+    growth has spent is every game's own seconds beyond the planned count."""
+    from ppalib.until_decided import RECENT_GAMES, cell_counts
+    old, new = 40, RECENT_GAMES + 8
+    frame = pd.DataFrame({
+        "condition_id": "a", "game_index": np.arange(old + new), "agent_result": 1.0,
+        "seconds": np.r_[np.full(old, 10.0), np.full(new, 1.0)],
+        "finished_at": [f"2026-11-{20 if i < old else 29}T00:00:{i % 60:02d}" for i in range(old + new)]})
+    cells, spent = cell_counts(frame.sample(frac=1.0, random_state=3), {"a": 50})
+    assert cells.loc[0, "games"] == old + new and cells.loc[0, "seconds_per_game"] == 1.0
+    assert spent == pytest.approx(new - (50 - old))                     # games 50.. all took 1 s
+    few = frame.iloc[old - 4:old + 2]                                   # fewer games than RECENT_GAMES: all
+    assert cell_counts(few, {"a": 100})[0].loc[0, "seconds_per_game"] == pytest.approx((4 * 10 + 2) / 6)
+
+
 def test_the_cpu_budget_stops_the_growth(tmp_path):
     conditions = _smoke_conditions()[:1]
     experiment = Experiment("budget", conditions, 4, 7, tmp_path)

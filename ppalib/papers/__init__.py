@@ -489,8 +489,8 @@ def decision_table(paper: ModuleType, setup: NotebookSetup, planned_only: bool =
     """The paper's decision cells (``decision_cells``) as stored now: wins, games, whether grown, the paper's value,
     the three-way verdict (``report.cell_verdict``; a grown cell by its anytime-valid interval), the games that
     would decide it at the observed rate, and for an undecided cell the games the rule would need
-    (``games_to_decide_anytime``) and the CPU-hours they would take at the cell's mean seconds a game
-    (``hours_to_decide``).  ``planned_only``: as before games until decided (each cell's planned games only,
+    (``games_to_decide_anytime``) and the CPU-hours they would take at the cell's seconds a game (the mean of its
+    most recent games, ``until_decided.cell_counts``) (``hours_to_decide``).  ``planned_only``: as before games until decided (each cell's planned games only,
     fixed-sample verdicts)."""
     import pandas as pd
     from ..experiments import load_results
