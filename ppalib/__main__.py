@@ -99,11 +99,15 @@ def _games(args) -> None:
 
 
 def _until_decided(args) -> None:
+    import time
+
     from . import papers
-    from .until_decided import StoppingRule
+    from .until_decided import StoppingRule, check_stop_after
     rule = StoppingRule(args.batch, args.cap, args.cpu_seconds)  # checks each, naming it
     if args.max_hours_to_decide is not None:
         papers.check_max_hours_to_decide(args.max_hours_to_decide)  # before any work, naming it
+    stop_after = check_stop_after(args.stop_after)
+    deadline = None if stop_after is None else time.monotonic() + stop_after  # one deadline for every paper named
     for name in args.papers:
         paper = papers.paper_module(next(stem for stem, module in papers.NOTEBOOKS.items() if module == name))
         setup = papers.prepare(paper, args.preset, executor=args.executor, workers=args.workers)
@@ -127,7 +131,8 @@ def _until_decided(args) -> None:
                           f"CPU-hours")
             continue
         papers.run_until_decided(paper, setup, args.executor, workers=args.workers, rule=rule,
-                                 progress=not args.quiet, max_hours_to_decide=args.max_hours_to_decide)
+                                 progress=not args.quiet, max_hours_to_decide=args.max_hours_to_decide,
+                                 deadline=deadline)
         after = papers.decision_table(paper, setup)
         print(f"{name}: after: {after['verdict'].value_counts().to_dict()}; games {int(before['games'].sum())} -> "
               f"{int(after['games'].sum())}")
@@ -229,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     u.add_argument("--max-hours-to-decide", type=float, default=None, metavar="HOURS",
                    help="grow only the undecided cells that games at their observed rate would decide within HOURS "
                         "CPU-hours each (chosen once, before the first game; default: every undecided cell)")
+    u.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
+                   help="wall seconds from the start after which no new round of games starts, for every paper "
+                        "named (a round started is played whole, so the stores can be committed when the command "
+                        "returns; default: none)")
     u.add_argument("--dry-run", action="store_true", help="print the cells' verdicts and what would decide them")
     u.add_argument("--quiet", action="store_true")
     u.set_defaults(func=_until_decided)

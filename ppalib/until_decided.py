@@ -22,6 +22,7 @@ module sits in the experiments room, below the report.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -76,14 +77,28 @@ def within_budget(targets: pd.Series, cells: pd.DataFrame, spent: float, rule: S
     return targets.loc[keep]
 
 
+def check_stop_after(stop_after) -> float | None:
+    """``stop_after`` (wall seconds, or None) if it is a finite number >= 0; else a ValueError naming it."""
+    if stop_after is None:
+        return None
+    if isinstance(stop_after, bool) or not isinstance(stop_after, (int, float)) or not 0 <= stop_after < math.inf:
+        raise ValueError(f"stop_after={stop_after!r} must be a finite number of wall seconds >= 0, or None")
+    return float(stop_after)
+
+
 def grow(state: Callable[[], tuple[pd.DataFrame, float]], undecided: Callable[[pd.DataFrame], object],
-         play: Callable[[pd.Series], None], rule: StoppingRule, progress=None) -> int:
+         play: Callable[[pd.Series], None], rule: StoppingRule, progress=None, deadline: float | None = None,
+         clock: Callable[[], float] = time.monotonic) -> int:
     """The loop: look at the cells (``state()``: a frame with ``condition_id``, ``wins``, ``games``, ``grown``,
     ``seconds_per_game``, and the CPU seconds spent so far), find the undecided ones (``undecided(cells)``: a
     boolean per row), raise their counts by one batch (``next_counts``, trimmed to the budget) and ``play`` the
-    new counts; until no cell is left to grow.  Returns the rounds played."""
+    new counts; until no cell is left to grow, or ``clock()`` has reached ``deadline`` before a round (a round
+    started is played whole, so a session's growth ends with every ledger cell holding all its games).  Returns
+    the rounds played."""
     rounds = 0
     while True:
+        if deadline is not None and clock() >= deadline:
+            return rounds
         cells, spent = state()
         targets = within_budget(next_counts(cells, undecided(cells), rule), cells, spent, rule)
         if targets.empty:
@@ -175,7 +190,7 @@ def cell_counts(frame: pd.DataFrame, planned: dict[str, int]) -> tuple[pd.DataFr
 def run_until_decided(experiment: Experiment, cells_of: list[str], undecided: Callable[[pd.DataFrame], object],
                       rule: StoppingRule, executor="process", *, workers: int | None = None,
                       scheduler_address: str | None = None, progress: bool = True,
-                      budget_cells: list[str] | None = None) -> pd.DataFrame:
+                      budget_cells: list[str] | None = None, deadline: float | None = None) -> pd.DataFrame:
     """Grow the undecided cells among ``cells_of`` (condition ids of ``experiment``) until each is decided or at
     the cap, or the CPU budget is spent; returns every stored game of the experiment with the grown counts.
 
@@ -183,6 +198,7 @@ def run_until_decided(experiment: Experiment, cells_of: list[str], undecided: Ca
     judged by its anytime-valid interval).  Resumable: the ledger is written before each batch is played.
     ``budget_cells``: the cells whose games beyond the planned ones count against the CPU budget (default
     ``cells_of``; a caller growing a subset of its cells passes them all, so that the budget means the same).
+    ``deadline``: a ``time.monotonic()`` value after which no new round starts (``grow``).
     """
     if not isinstance(rule, StoppingRule):
         raise TypeError(f"rule must be a StoppingRule, got {rule!r}")
@@ -216,5 +232,5 @@ def run_until_decided(experiment: Experiment, cells_of: list[str], undecided: Ca
             print(f"until decided: round {rounds}: {len(targets)} cells to "
                   f"{int(targets.min())}-{int(targets.max())} games")
 
-    grow(state, undecided, play, rule, report)
+    grow(state, undecided, play, rule, report, deadline=deadline)
     return load_results(current())

@@ -173,6 +173,46 @@ def test_a_cells_cost_a_game_is_that_of_its_most_recent_games_and_growth_counts_
     assert cell_counts(few, {"a": 100})[0].loc[0, "seconds_per_game"] == pytest.approx((4 * 10 + 2) / 6)
 
 
+def test_no_round_starts_after_the_deadline_and_a_started_round_is_played_whole():
+    """``grow``'s deadline: checked before each round only, so the rounds stop at the first look past it and every
+    round begun is played (its ledger cells then hold all their games)."""
+    cells = pd.DataFrame({"condition_id": ["a", "b"], "wins": [5.0, 6.0], "games": [10, 10], "grown": False,
+                          "seconds_per_game": 1.0})
+    played, now = [], [0.0]
+
+    def play(targets):
+        played.append(dict(targets))
+        cells.loc[cells["condition_id"].isin(targets.index), "games"] += 4
+        now[0] += 10.0                                                    # a round takes 10 s
+
+    always = lambda frame: np.ones(len(frame), bool)  # noqa: E731
+    rounds = grow(lambda: (cells.copy(), 0.0), always, play, StoppingRule(batch=4, cap=100), deadline=25.0,
+                  clock=lambda: now[0])
+    assert rounds == 3 and len(played) == 3                               # rounds begun at 0, 10 and 20 s
+    assert list(cells["games"]) == [22, 22]
+    assert grow(lambda: (cells.copy(), 0.0), always, play, StoppingRule(batch=4, cap=100), deadline=25.0,
+                clock=lambda: now[0]) == 0                                # past it: no round
+
+
+def test_the_cli_refuses_a_bad_stop_after_before_any_work(capsys):
+    from ppalib.__main__ import main
+    before = {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()}
+    for bad in ("-1", "inf", "nan"):
+        assert main(["until-decided", "ppaf2016", "--stop-after", bad]) == 2
+        assert "stop_after" in capsys.readouterr().err
+    assert {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()} == before
+
+
+def test_a_deadline_already_passed_plays_the_planned_games_and_grows_nothing(tmp_path):
+    import time
+    from ppalib.until_decided import read_ledger, run_until_decided
+    conditions = _smoke_conditions()[:1]
+    experiment = Experiment("deadline", conditions, 4, 7, tmp_path)
+    frame = run_until_decided(experiment, [conditions[0].id], lambda cells: np.ones(len(cells), bool),
+                              StoppingRule(batch=4, cap=400), "serial", progress=False, deadline=time.monotonic())
+    assert len(frame) == 4 and read_ledger(tmp_path).empty
+
+
 def test_the_cpu_budget_stops_the_growth(tmp_path):
     conditions = _smoke_conditions()[:1]
     experiment = Experiment("budget", conditions, 4, 7, tmp_path)

@@ -451,7 +451,8 @@ def stopping_rule(settings: dict):
 
 
 def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process", *, workers=None,
-                      scheduler_address=None, progress: bool = True, rule=None, max_hours_to_decide=None):
+                      scheduler_address=None, progress: bool = True, rule=None, max_hours_to_decide=None,
+                      deadline=None):
     """Grow the paper's undecided cells (its ``decision_cells``: the cells compared with a paper value or
     reference) by games until decided, with the notebook's stopping rule (or ``rule``); returns every stored
     game of the experiment with the grown counts, marked ``until_decided`` where the cell was grown (so the
@@ -459,7 +460,8 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
 
     ``max_hours_to_decide``: grow only the cells that ``cheapest_to_decide`` picks from ``decision_table`` before
     the first game (a session's CPU spent where it decides most cells); a cell's verdict stays valid whichever
-    cells are grown, since each grown cell is judged by its own anytime-valid interval."""
+    cells are grown, since each grown cell is judged by its own anytime-valid interval.  ``deadline``: a
+    ``time.monotonic()`` value after which no new round of games starts (``until_decided.grow``)."""
     import numpy as np
     from ..experiments import load_results
     from ..report import undecided
@@ -479,7 +481,7 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
         return np.asarray(undecided(joined), dtype=bool)
 
     grow_cells(setup.experiment, cells_of, is_undecided, rule, executor, workers=workers,
-               budget_cells=list(references.index),
+               budget_cells=list(references.index), deadline=deadline,
                scheduler_address=scheduler_address, progress=progress)
     experiment = with_ledger(setup.experiment)
     return mark_grown(load_results(experiment), experiment)
