@@ -101,6 +101,8 @@ def _games(args) -> None:
 def _until_decided(args) -> None:
     import time
 
+    import pandas as pd
+
     from . import papers
     from .until_decided import StoppingRule, check_stop_after
     rule = StoppingRule(args.batch, args.cap, args.cpu_seconds)  # checks each, naming it
@@ -121,14 +123,19 @@ def _until_decided(args) -> None:
                   f"anytime-valid interval: {wanted.dropna().astype(int).tolist()} "
                   f"({int(wanted.isna().sum())} not decidable below a million)")
             if args.max_hours_to_decide is not None:
-                chosen = papers.cheapest_to_decide(before, args.max_hours_to_decide)
-                rows = before.set_index("condition_id").loc[chosen]
-                print(f"  {len(chosen)} would be grown (at most {args.max_hours_to_decide:g} CPU-hours each to "
-                      f"decide, {float(rows['hours_to_decide'].sum()):.2f} in all):")
+                odds = papers.decision_odds(before, rule)
+                chosen = papers.cheapest_to_decide(before, args.max_hours_to_decide, odds)
+                rows = before.merge(odds, on="condition_id").set_index("condition_id").loc[chosen]
+                print(f"  {len(chosen)} would be grown (at most {args.max_hours_to_decide:g} CPU-hours a decision "
+                      f"each, simulated from each cell's posterior with batch {rule.batch} and cap {rule.cap}; "
+                      f"{float(rows['expected_hours'].sum()):.2f} CPU-hours expected in all):")
                 for cid, row in rows.iterrows():
-                    print(f"    {cid}: {int(row['games'])} games, {int(row['games_to_decide_anytime'])} would "
-                          f"decide it, {row['seconds_per_game']:.2f} s a game, {float(row['hours_to_decide']):.2f} "
-                          f"CPU-hours")
+                    at_rate = row["games_to_decide_anytime"]
+                    print(f"    {cid}: {int(row['games'])} games ({'no count' if at_rate is pd.NA else int(at_rate)} "
+                          f"would decide it at its observed rate), decided by the cap in "
+                          f"{row['chance_decided']:.0%} of simulated growths, {row['expected_games_added']:.0f} "
+                          f"games added expected, {row['seconds_per_game']:.2f} s a game, "
+                          f"{row['hours_per_decision']:.2f} CPU-hours a decision")
             continue
         papers.run_until_decided(paper, setup, args.executor, workers=args.workers, rule=rule,
                                  progress=not args.quiet, max_hours_to_decide=args.max_hours_to_decide,
@@ -232,8 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     u.add_argument("--executor", default="process", choices=["process", "serial", "dask"])
     u.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
     u.add_argument("--max-hours-to-decide", type=float, default=None, metavar="HOURS",
-                   help="grow only the undecided cells that games at their observed rate would decide within HOURS "
-                        "CPU-hours each (chosen once, before the first game; default: every undecided cell)")
+                   help="grow only the undecided cells whose growth, simulated from each cell's posterior with "
+                        "this batch and cap, costs at most HOURS CPU-hours a decision (expected hours over the chance "
+                        "of deciding by the cap; chosen once, before the first game; default: every undecided cell)")
     u.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
                    help="wall seconds from the start after which no new round of games starts, for every paper "
                         "named (a round started is played whole, so the stores can be committed when the command "

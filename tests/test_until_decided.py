@@ -297,9 +297,10 @@ def test_the_cli_grows_only_cells_cheap_enough_to_decide_and_names_a_bad_limit_b
     undecided_count = int(out.split("undecided: ")[1].split(";")[0])
     chosen = [line for line in out.splitlines() if line.startswith("    ") and "CPU-hours" in line]
     assert f"{len(chosen)} would be grown" in out and 0 < len(chosen) <= undecided_count
-    from ppalib.papers import cheapest_to_decide, decision_table, ppaf2016, prepare
+    from ppalib.papers import cheapest_to_decide, decision_odds, decision_table, ppaf2016, prepare
     table = decision_table(ppaf2016, prepare(ppaf2016, "quick"))
-    assert [line.split(":")[0].strip() for line in chosen] == cheapest_to_decide(table, 1e9)
+    odds = decision_odds(table, StoppingRule(16, 160))                # the command's default batch and cap
+    assert [line.split(":")[0].strip() for line in chosen] == cheapest_to_decide(table, 1e9, odds)
     hours = [float(line.split(", ")[-1].split()[0]) for line in chosen]
     assert hours == sorted(hours)                                   # cheapest first
     assert {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()} == before
@@ -320,6 +321,31 @@ def test_cheapest_to_decide_picks_undecided_cells_within_the_hours_cheapest_firs
     for bad in (0, -1.0, float("inf"), float("nan"), True, "1"):
         with pytest.raises(ValueError, match="max_hours_to_decide"):
             cheapest_to_decide(table, bad)
+
+
+def test_decision_odds_simulate_the_growth_from_each_cells_posterior():
+    """A cell far from every verdict's edge is decided by the cap in nearly every simulated growth, one on the edge
+    (its rate 10 points from a counted paper value: reproduced and not reproduced equally likely) far less often
+    and at more games; a cell at its cap cannot grow; the draws are seeded per cell (the same odds whatever the
+    table's order)."""
+    from ppalib.papers import cheapest_to_decide, decision_odds
+    table = pd.DataFrame({"condition_id": ["far", "edge", "full", "done"], "wins": [30.0, 30.0, 50.0, 50.0],
+                          "games": [100, 100, 2000, 100], "paper_percent": [31.0, 40.0, 50.0, 50.0],
+                          "paper_games": [np.nan, 500.0, np.nan, np.nan], "seconds_per_game": 1.0,
+                          "verdict": ["undecided", "undecided", "undecided", "reproduced"]})
+    rule = StoppingRule(batch=50, cap=2000)
+    odds = decision_odds(table, rule).set_index("condition_id")
+    assert list(odds.index) == ["far", "edge", "full"]                 # undecided cells only
+    assert odds.loc["far", "chance_decided"] > 0.95 > 0.8 > odds.loc["edge", "chance_decided"]
+    assert odds.loc["edge", "expected_games_added"] > odds.loc["far", "expected_games_added"] > 0
+    assert odds.loc["full", "chance_decided"] == 0 and odds.loc["full", "expected_games_added"] == 0
+    assert odds.loc["full", "hours_per_decision"] == np.inf
+    far = odds.loc["far"]
+    assert far["expected_hours"] == pytest.approx(far["expected_games_added"] / 3600)
+    assert far["hours_per_decision"] == pytest.approx(far["expected_hours"] / far["chance_decided"])
+    again = decision_odds(table.iloc[::-1], rule).set_index("condition_id").loc[odds.index]
+    pd.testing.assert_frame_equal(again, odds)
+    assert cheapest_to_decide(table.assign(hours_to_decide=np.nan), 1e9, odds.reset_index()) == ["far", "edge"]
 
 
 def test_a_notebooks_stopping_rule_grows_its_decision_cells_and_its_tables_judge_them_anytime(tmp_path):

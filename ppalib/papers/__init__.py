@@ -458,8 +458,8 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
     game of the experiment with the grown counts, marked ``until_decided`` where the cell was grown (so the
     tables judge it by its anytime-valid interval).  Only loads when the rule is "off".
 
-    ``max_hours_to_decide``: grow only the cells that ``cheapest_to_decide`` picks from ``decision_table`` before
-    the first game (a session's CPU spent where it decides most cells); a cell's verdict stays valid whichever
+    ``max_hours_to_decide``: grow only the cells that ``cheapest_to_decide`` picks from ``decision_table`` and
+    their ``decision_odds`` under ``rule`` before the first game (a session's CPU spent where it decides most cells); a cell's verdict stays valid whichever
     cells are grown, since each grown cell is judged by its own anytime-valid interval.  ``deadline``: a
     ``time.monotonic()`` value after which no new round of games starts (``until_decided.grow``)."""
     import numpy as np
@@ -473,7 +473,8 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
     references = paper.decision_cells(setup.experiment, setup.settings).set_index("condition_id")
     cells_of = list(references.index)
     if max_hours_to_decide is not None:
-        chosen = set(cheapest_to_decide(decision_table(paper, setup), max_hours_to_decide))
+        table = decision_table(paper, setup)
+        chosen = set(cheapest_to_decide(table, max_hours_to_decide, decision_odds(table, rule)))
         cells_of = [cid for cid in cells_of if cid in chosen]
 
     def is_undecided(cells):
@@ -540,11 +541,65 @@ def check_max_hours_to_decide(max_hours) -> float:
     return float(max_hours)
 
 
-def cheapest_to_decide(table, max_hours: float) -> list[str]:
+#: Simulated growths per cell in ``decision_odds``: the chance's standard error is at most 2.5 points.
+DECISION_SIMULATIONS = 400
+
+
+def decision_odds(table, rule, simulations: int = DECISION_SIMULATIONS, seed: int = 0):
+    """For each undecided cell of ``decision_table``: its chance of being decided before ``rule``'s cap, and the
+    games and CPU-hours its growth would add, simulated.
+
+    ``hours_to_decide`` prices a cell at its observed rate, as if that rate were its true one; a cell whose rate
+    sits near a verdict's edge then looks cheap and may never decide (Table 1's cell 44f459bf, 2026-12-06: 1,759
+    games predicted at 200, still undecided at its cap of 1,800).  Here the true rate is drawn ``simulations``
+    times from the cell's posterior (Jeffreys' beta, draws as half wins), and each draw plays the growth of
+    ``until_decided``: ``rule.batch`` games a round up to ``rule.cap``, judged after each round by the anytime-valid
+    verdict (``report.cell_verdicts``, ``anytime=True``) against the paper's value as stored (a counted paper value
+    keeps its count).  Games are simulated as wins and losses.  Returns, per undecided cell: ``chance_decided`` (the
+    share of simulated growths decided by the cap), ``expected_games_added``, ``expected_hours`` (those games at
+    the cell's seconds a game) and ``hours_per_decision`` (expected hours over the chance; infinite when no
+    simulated growth decides).  Deterministic: each cell's draws are seeded by ``seed`` and its condition id."""
+    import zlib
+
+    import numpy as np
+    import pandas as pd
+    from ..report import cell_verdicts
+    rows = []
+    for cell in table[table["verdict"] == "undecided"].itertuples():
+        rng = np.random.default_rng([seed, zlib.crc32(str(cell.condition_id).encode())])
+        games = int(cell.games)
+        rate = rng.beta(cell.wins + 0.5, games - cell.wins + 0.5, simulations)
+        wins = np.full(simulations, float(cell.wins))
+        added = np.zeros(simulations)
+        open_ = np.ones(simulations, dtype=bool)
+        n = games
+        while n < rule.cap and open_.any():
+            step = min(rule.batch, rule.cap - n)
+            growing = np.flatnonzero(open_)
+            wins[growing] += rng.binomial(step, rate[growing])
+            added[growing] += step
+            n += step
+            verdicts = cell_verdicts(wins[growing], n, cell.paper_percent, cell.paper_games, anytime=True)
+            open_[growing[verdicts != "undecided"]] = False
+        decided = ~open_ if n > games else np.zeros(simulations, dtype=bool)
+        chance = float(decided.mean())
+        hours = float(added.mean()) * float(cell.seconds_per_game) / 3600
+        rows.append((cell.condition_id, chance, float(added.mean()), hours,
+                     hours / chance if chance > 0 else float("inf")))
+    return pd.DataFrame(rows, columns=["condition_id", "chance_decided", "expected_games_added", "expected_hours",
+                                       "hours_per_decision"])
+
+
+def cheapest_to_decide(table, max_hours: float, odds=None) -> list[str]:
     """The condition ids of ``decision_table``'s undecided cells whose ``hours_to_decide`` is at most
     ``max_hours`` (a positive number of CPU-hours), cheapest first; a cell no count below a million would decide
-    is never picked."""
+    is never picked.  With ``odds`` (``decision_odds``), by its ``hours_per_decision`` instead: the expected
+    CPU-hours of a cell's growth over its chance of being decided by the cap."""
     check_max_hours_to_decide(max_hours)
+    if odds is not None:
+        undecided_ids = set(table.loc[table["verdict"] == "undecided", "condition_id"])
+        picked = odds[odds["condition_id"].isin(undecided_ids) & (odds["hours_per_decision"] <= max_hours)]
+        return picked.sort_values(["hours_per_decision", "condition_id"], kind="stable")["condition_id"].tolist()
     hours = table["hours_to_decide"]
     picked = table[(table["verdict"] == "undecided") & hours.notna()]
     picked = picked[picked["hours_to_decide"].astype(float) <= max_hours]
