@@ -116,7 +116,7 @@ def _until_decided(args) -> None:
         before = papers.decision_table(paper, setup)
         print(f"{name}: {len(before)} cells to decide; before: {before['verdict'].value_counts().to_dict()}")
         if args.dry_run:
-            print(f"  growth so far: {papers.growth_seconds(paper, setup):,.0f} CPU seconds (what --cpu-seconds "
+            print(f"  growth so far: {before.attrs['growth_seconds']:,.0f} CPU seconds (what --cpu-seconds "
                   f"counts as spent)")
             wanted = before.loc[before["verdict"] == "undecided", "games_to_decide_anytime"]
             print(f"  undecided: {len(wanted)}; games that would decide them at their observed rates under the "

@@ -459,8 +459,9 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
     tables judge it by its anytime-valid interval).  Only loads when the rule is "off".
 
     ``max_hours_to_decide``: grow only the cells that ``cheapest_to_decide`` picks from ``decision_table`` and
-    their ``decision_odds`` under ``rule`` before the first game (a session's CPU spent where it decides most cells); a cell's verdict stays valid whichever
-    cells are grown, since each grown cell is judged by its own anytime-valid interval.  ``deadline``: a
+    their ``decision_odds`` under ``rule`` before the first game (a session's CPU spent where it decides most
+    cells); a cell's verdict stays valid whichever cells are grown, since each grown cell is judged by its own
+    anytime-valid interval.  ``deadline``: a
     ``time.monotonic()`` value after which no new round of games starts (``until_decided.grow``)."""
     import numpy as np
     from ..experiments import load_results
@@ -488,21 +489,31 @@ def run_until_decided(paper: ModuleType, setup: NotebookSetup, executor="process
     return mark_grown(load_results(experiment), experiment)
 
 
+def _decision_games(paper: ModuleType, setup: NotebookSetup):
+    """The paper's decision cells (``decision_cells``, with the ledger's grown counts), their planned games (id ->
+    count) and every stored game of the experiment."""
+    from ..experiments import load_results
+    from ..until_decided import planned_games, with_ledger
+    experiment = with_ledger(setup.experiment)
+    references = paper.decision_cells(experiment, setup.settings)
+    wanted = set(references["condition_id"])
+    planned = {cid: n for cid, n in planned_games(experiment).items() if cid in wanted}
+    return references, planned, load_results(experiment)
+
+
 def decision_table(paper: ModuleType, setup: NotebookSetup, planned_only: bool = False):
     """The paper's decision cells (``decision_cells``) as stored now: wins, games, whether grown, the paper's value,
     the three-way verdict (``report.cell_verdict``; a grown cell by its anytime-valid interval), the games that
     would decide it at the observed rate, and for an undecided cell the games the rule would need
     (``games_to_decide_anytime``) and the CPU-hours they would take at the cell's seconds a game (the mean of its
-    most recent games, ``until_decided.cell_counts``) (``hours_to_decide``).  ``planned_only``: as before games until decided (each cell's planned games only,
-    fixed-sample verdicts)."""
+    most recent games, ``until_decided.cell_counts``) (``hours_to_decide``).  ``planned_only``: as before games
+    until decided (each cell's planned games only, fixed-sample verdicts).  ``attrs["growth_seconds"]``: what
+    ``growth_seconds`` returns, from all the stored games whatever ``planned_only``."""
     import pandas as pd
-    from ..experiments import load_results
     from ..report import cell_verdict
-    from ..until_decided import cell_counts, planned_games, with_ledger
-    experiment = with_ledger(setup.experiment)
-    references = paper.decision_cells(experiment, setup.settings)
-    planned = {cid: n for cid, n in planned_games(experiment).items() if cid in set(references["condition_id"])}
-    frame = load_results(experiment)
+    from ..until_decided import cell_counts
+    references, planned, frame = _decision_games(paper, setup)
+    spent = cell_counts(frame, planned)[1]
     if planned_only:
         frame = frame[frame["game_index"] < frame["condition_id"].map(planned).fillna(0)]
     cells, _ = cell_counts(frame, planned)
@@ -519,18 +530,16 @@ def decision_table(paper: ModuleType, setup: NotebookSetup, planned_only: bool =
          for r, v in zip(cells.itertuples(), verdicts)], dtype="Int64")
     cells["hours_to_decide"] = ((cells["games_to_decide_anytime"].astype("Float64") - cells["games"])
                                 * cells["seconds_per_game"] / 3600)
+    cells.attrs["growth_seconds"] = spent
     return cells
 
 
 def growth_seconds(paper: ModuleType, setup: NotebookSetup) -> float:
     """The CPU seconds (the games' own timings) of every game the paper's decision cells hold beyond their planned
     ones: what a growth's ``--cpu-seconds`` budget counts as already spent."""
-    from ..experiments import load_results
-    from ..until_decided import cell_counts, planned_games, with_ledger
-    experiment = with_ledger(setup.experiment)
-    wanted = set(paper.decision_cells(experiment, setup.settings)["condition_id"])
-    planned = {cid: n for cid, n in planned_games(experiment).items() if cid in wanted}
-    return cell_counts(load_results(experiment), planned)[1]
+    from ..until_decided import cell_counts
+    _, planned, frame = _decision_games(paper, setup)
+    return cell_counts(frame, planned)[1]
 
 
 def check_max_hours_to_decide(max_hours) -> float:
@@ -581,8 +590,7 @@ def decision_odds(table, rule, simulations: int = DECISION_SIMULATIONS, seed: in
             n += step
             verdicts = cell_verdicts(wins[growing], n, cell.paper_percent, cell.paper_games, anytime=True)
             open_[growing[verdicts != "undecided"]] = False
-        decided = ~open_ if n > games else np.zeros(simulations, dtype=bool)
-        chance = float(decided.mean())
+        chance = float((~open_).mean())  # a cell already at its cap grows no round: every growth stays open
         hours = float(added.mean()) * float(cell.seconds_per_game) / 3600
         rows.append((cell.condition_id, chance, float(added.mean()), hours,
                      hours / chance if chance > 0 else float("inf")))
