@@ -421,8 +421,9 @@ def anytime_p_value(wins: float, games: int, reference: float) -> float:
     return float(min(1.0, np.exp(-log_ratio)))
 
 
-def _interval_at(wins, games, alpha, anytime) -> tuple[float, float]:
-    """A win rate's ``1 - alpha`` interval (proportions): anytime-valid or Clopper-Pearson."""
+def interval_at(wins, games, alpha, anytime) -> tuple[float, float]:
+    """A win rate's ``1 - alpha`` interval (proportions): anytime-valid (``anytime``: a cell grown until decided)
+    or Clopper-Pearson."""
     if anytime:
         return anytime_interval(wins, games, alpha)
     low, high = _clopper_pearson(wins, games, alpha)
@@ -434,8 +435,8 @@ def interval_difference(wins_a, games_a, anytime_a, wins_b, games_b, anytime_b, 
     cell grown until decided, else Clopper-Pearson): [low_a - high_b, high_a - low_b], a conservative
     ``1 - alpha`` interval (both hold together with probability >= 1 - alpha), valid under the growth's stopping,
     for which a fixed-sample two-sample test is not."""
-    low_a, high_a = _interval_at(wins_a, games_a, alpha / 2, anytime_a)
-    low_b, high_b = _interval_at(wins_b, games_b, alpha / 2, anytime_b)
+    low_a, high_a = interval_at(wins_a, games_a, alpha / 2, anytime_a)
+    low_b, high_b = interval_at(wins_b, games_b, alpha / 2, anytime_b)
     return 100 * (low_a - high_b), 100 * (high_a - low_b)
 
 

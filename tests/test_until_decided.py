@@ -5,8 +5,15 @@ import pandas as pd
 import pytest
 
 from ppalib import paths
-from ppalib.report import cell_verdicts, undecided
-from ppalib.until_decided import StoppingRule, grow, next_counts
+from ppalib.__main__ import main
+from ppalib.agents import make_agent
+from ppalib.experiments import Condition, Experiment, load_results, run
+from ppalib.papers import (cheapest_to_decide, decision_odds, decision_table, future_work, growth_seconds, ppaf2016,
+                           prepare)
+from ppalib.papers import run_until_decided as grow_paper
+from ppalib.report import cell_verdict, cell_verdicts, undecided
+from ppalib.until_decided import (LEDGER, RECENT_GAMES, StoppingRule, cell_counts, grow, grown_ids, next_counts,
+                                  read_ledger, run_until_decided, with_ledger)
 
 SIMULATED_CELLS = 2000
 PAPER_GAMES = 500
@@ -106,9 +113,6 @@ def test_stopping_rule_names_the_bad_parameter(bad):
 
 
 # ---- the real runner on a smoke grid (a few seconds of games) --------------------------------------------------
-from ppalib.agents import make_agent
-from ppalib.experiments import Condition, Experiment, load_results, run
-from ppalib.until_decided import LEDGER, grown_ids, read_ledger, run_until_decided, with_ledger
 
 COMPARED = ["condition_id", "game_index", "agent_player", "winner", "agent_result", "moves", "seed"]
 
@@ -160,7 +164,6 @@ def test_a_cells_cost_a_game_is_that_of_its_most_recent_games_and_growth_counts_
     """``cell_counts``: the seconds a game of a cell are the mean of its ``RECENT_GAMES`` latest (by
     ``finished_at``, whatever the rows' order), what the code and host that play its next games measured; what
     growth has spent is every game's own seconds beyond the planned count."""
-    from ppalib.until_decided import RECENT_GAMES, cell_counts
     old, new = 40, RECENT_GAMES + 8
     frame = pd.DataFrame({
         "condition_id": "a", "game_index": np.arange(old + new), "agent_result": 1.0,
@@ -195,7 +198,6 @@ def test_no_round_starts_after_the_deadline_and_a_started_round_is_played_whole(
 
 
 def test_the_cli_refuses_a_bad_stop_after_before_any_work(capsys):
-    from ppalib.__main__ import main
     before = {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()}
     for bad in ("-1", "inf", "nan"):
         assert main(["until-decided", "ppaf2016", "--stop-after", bad]) == 2
@@ -205,7 +207,6 @@ def test_the_cli_refuses_a_bad_stop_after_before_any_work(capsys):
 
 def test_a_deadline_already_passed_plays_the_planned_games_and_grows_nothing(tmp_path):
     import time
-    from ppalib.until_decided import read_ledger, run_until_decided
     conditions = _smoke_conditions()[:1]
     experiment = Experiment("deadline", conditions, 4, 7, tmp_path)
     frame = run_until_decided(experiment, [conditions[0].id], lambda cells: np.ones(len(cells), bool),
@@ -266,15 +267,11 @@ def test_every_committed_ledger_names_stored_cells_with_all_their_games(store):
 
 
 def test_the_cli_dry_run_counts_the_committed_cells_and_plays_nothing(capsys):
-    from ppalib.__main__ import main
     before = {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()}
     assert main(["until-decided", "ppaf2016", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "ppaf2016: 28 cells to decide" in out and "anytime-valid" in out
     # the growth already spent, as the budget counts it: the games past each decision cell's planned count
-    from ppalib.experiments import load_results
-    from ppalib.papers import growth_seconds, ppaf2016, prepare
-    from ppalib.until_decided import read_ledger
     setup = prepare(ppaf2016, "quick")
     games = load_results(setup.experiment)
     ledger = read_ledger(setup.experiment.results_dir)
@@ -290,14 +287,12 @@ def test_the_cli_dry_run_counts_the_committed_cells_and_plays_nothing(capsys):
 
 
 def test_the_cli_grows_only_cells_cheap_enough_to_decide_and_names_a_bad_limit_before_any_work(capsys):
-    from ppalib.__main__ import main
     before = {p: p.stat().st_mtime_ns for p in (paths.RESULTS / "ppaf2016").iterdir()}
     assert main(["until-decided", "ppaf2016", "--max-hours-to-decide", "1e9", "--dry-run"]) == 0
     out = capsys.readouterr().out
     undecided_count = int(out.split("undecided: ")[1].split(";")[0])
     chosen = [line for line in out.splitlines() if line.startswith("    ") and "CPU-hours" in line]
     assert f"{len(chosen)} would be grown" in out and 0 < len(chosen) <= undecided_count
-    from ppalib.papers import cheapest_to_decide, decision_odds, decision_table, ppaf2016, prepare
     table = decision_table(ppaf2016, prepare(ppaf2016, "quick"))
     odds = decision_odds(table, StoppingRule(16, 160))                # the command's default batch and cap
     assert [line.split(":")[0].strip() for line in chosen] == cheapest_to_decide(table, 1e9, odds)
@@ -311,7 +306,6 @@ def test_the_cli_grows_only_cells_cheap_enough_to_decide_and_names_a_bad_limit_b
 
 
 def test_cheapest_to_decide_picks_undecided_cells_within_the_hours_cheapest_first():
-    from ppalib.papers import cheapest_to_decide
     table = pd.DataFrame({"condition_id": ["a", "b", "c", "d", "e"],
                           "verdict": ["undecided", "undecided", "reproduced", "undecided", "undecided"],
                           "hours_to_decide": pd.array([0.5, 0.1, None, None, 2.0], dtype="Float64")})
@@ -328,7 +322,6 @@ def test_decision_odds_simulate_the_growth_from_each_cells_posterior():
     (its rate 10 points from a counted paper value: reproduced and not reproduced equally likely) far less often
     and at more games; a cell at its cap cannot grow; the draws are seeded per cell (the same odds whatever the
     table's order)."""
-    from ppalib.papers import cheapest_to_decide, decision_odds
     table = pd.DataFrame({"condition_id": ["far", "edge", "full", "done"], "wins": [30.0, 30.0, 50.0, 50.0],
                           "games": [100, 100, 2000, 100], "paper_percent": [31.0, 40.0, 50.0, 50.0],
                           "paper_games": [np.nan, 500.0, np.nan, np.nan], "seconds_per_game": 1.0,
@@ -352,8 +345,6 @@ def test_a_notebooks_stopping_rule_grows_its_decision_cells_and_its_tables_judge
     """Notebook 05 at smoke with until_decided="anytime": its decision cells (the board-game cells at its largest
     budget, against 50%) grow by the notebook's batch to its cap, the other cells keep their planned games, and
     the table judges a grown cell by the anytime-valid interval."""
-    from ppalib.papers import future_work, prepare, run_until_decided as grow_paper
-    from ppalib.report import cell_verdict
     setup = prepare(future_work, "smoke", results_dir=tmp_path / "r", figures_dir=tmp_path / "f", executor="serial",
                     until_decided="anytime", decide_batch=2, decide_cap=4, rave_games=["blind_cashing_checks"],
                     node_playouts=[10.0])

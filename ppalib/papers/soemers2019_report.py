@@ -29,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
-from ..report import ALPHA, BINOMIAL, EQUIVALENCE_MARGIN, claim_verdict, equivalence_claim_verdict, wilson_interval
+from ..report import (ALPHA, BINOMIAL, EQUIVALENCE_MARGIN, claim_verdict, equivalence_claim_verdict, interval_at,
+                       wilson_interval)
 
 CLAIMS_FILE = "soemers2019_claims.csv"
 VARIANTS = ["Breakthrough", "Connect Four", "Fanorona", "Gomoku", "Hex (7x7)", "Hex (11x11)", "Knightthrough",
@@ -553,12 +554,8 @@ class _Claims:
     def _interval(self, cell, alpha):
         """A cell's ``1 - alpha`` interval (percent): anytime-valid when it was grown until decided, else
         Clopper-Pearson."""
-        from ..report import anytime_interval
-        from statsmodels.stats.proportion import proportion_confint
-        if self._is_grown(cell):
-            low, high = anytime_interval(cell.wins, cell.games, alpha)
-        else:
-            low, high = proportion_confint(int(round(cell.wins)), int(cell.games), alpha=alpha, method="beta")
+        grown = self._is_grown(cell)
+        low, high = interval_at(cell.wins if grown else int(round(cell.wins)), int(cell.games), alpha, grown)
         return 100 * float(low), 100 * float(high)
 
     def _no_change_grown(self, pairs):
