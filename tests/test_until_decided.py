@@ -1,5 +1,7 @@
 """Games until decided (ppalib.until_decided): the schedule's error rates, simulated with the real loop and
 batches, and the real runner on a smoke grid (same seeds per game index, resumable, condition ids unchanged)."""
+import time
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -206,7 +208,6 @@ def test_the_cli_refuses_a_bad_stop_after_before_any_work(capsys):
 
 
 def test_a_deadline_already_passed_plays_the_planned_games_and_grows_nothing(tmp_path):
-    import time
     conditions = _smoke_conditions()[:1]
     experiment = Experiment("deadline", conditions, 4, 7, tmp_path)
     frame = run_until_decided(experiment, [conditions[0].id], lambda cells: np.ones(len(cells), bool),

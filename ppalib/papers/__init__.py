@@ -513,10 +513,10 @@ def decision_table(paper: ModuleType, setup: NotebookSetup, planned_only: bool =
     from ..report import cell_verdict
     from ..until_decided import cell_counts
     references, planned, frame = _decision_games(paper, setup)
-    spent = cell_counts(frame, planned)[1]
+    cells, spent = cell_counts(frame, planned)
     if planned_only:
         frame = frame[frame["game_index"] < frame["condition_id"].map(planned).fillna(0)]
-    cells, _ = cell_counts(frame, planned)
+        cells, _ = cell_counts(frame, planned)
     cells = cells.merge(references, on="condition_id")
     verdicts = [cell_verdict(r.wins, r.games, r.paper_percent, None if r.paper_games != r.paper_games else
                              int(r.paper_games), anytime=bool(r.grown)) if r.games else None
