@@ -215,8 +215,10 @@ def claims(table: pd.DataFrame) -> pd.DataFrame:
     """The paper's claim, tested on our matches: per game, adaptive RAVE (margin 0, Figure 4) is as good as the
     game's best fixed setting (always RAVE at Blind, never at Stale-dated, Figure 3): two samples of ours,
     equivalent within ``report.EQUIVALENCE_MARGIN`` points (``report.equivalence_claim_verdict``): *upheld* when
-    the 95% interval of adaptive minus fixed lies inside it, *contradicted* when it excludes 0 outside it, *not
-    decided* otherwise; Holm over the paper's claims (``report.with_holm``)."""
+    the 95% interval of adaptive minus fixed lies inside it, *contradicted* when it leaves that band and excludes 0
+    (Fisher's exact test agreeing), *not decided* otherwise; Holm over the paper's claims (``report.with_holm``).
+    The table says so in its ``test`` column: an estimate inside the margin whose interval reaches past it and
+    excludes 0 is a contradiction."""
     from ..report import EQUIVALENCE_MARGIN, equivalence_claim_verdict, with_holm
     rows = []
     for game, best in (("blind_cashing_checks", 1.0), ("stale_cashing_checks", 0.0)):
@@ -233,9 +235,13 @@ def claims(table: pd.DataFrame) -> pd.DataFrame:
                      "ours": f"adaptive {a.rate:.1f}% vs {'always' if best else 'never'} RAVE {f.rate:.1f}% "
                              f"({int(a.matches)} and {int(f.matches)} matches)",
                      "difference [95% interval]": f"{result.estimate:+.1f} [{result.ci_low:.1f}, {result.ci_high:.1f}]",
-                     "margin": EQUIVALENCE_MARGIN, "p": result.p_value, "verdict": result.verdict})
-    frame = pd.DataFrame(rows, columns=["claim", "game", "ours", "difference [95% interval]", "margin", "p",
-                                        "verdict"])
+                     "equivalence margin (points)": EQUIVALENCE_MARGIN,
+                     "test": f"{result.test} (adaptive minus fixed, Newcombe 95% interval): upheld when the "
+                             f"interval lies inside ±{EQUIVALENCE_MARGIN:g} (p: TOST), contradicted when it leaves "
+                             f"that band and excludes 0 (p: Fisher's exact test, < 0.05), not decided otherwise",
+                     "p": result.p_value, "verdict": result.verdict})
+    frame = pd.DataFrame(rows, columns=["claim", "game", "ours", "difference [95% interval]",
+                                        "equivalence margin (points)", "test", "p", "verdict"])
     return with_holm(frame) if len(frame) else frame.assign(**{"p (Holm)": [], "verdict (Holm)": []})
 
 
@@ -301,6 +307,8 @@ def plot_figures(table: pd.DataFrame, *, style: str = "whitegrid", context: str 
     fig, axes = plt.subplots(1, 4, figsize=(15, 3.4), sharey=True)
     specs = [(1, "playouts per move", True), (2, "RAVE equivalence constant k", True),
              (3, "RAVE usage rate", False), (4, "adaptive margin", False)]
+    subjects = {1: "playouts, with and without RAVE", 2: "RAVE's k", 3: "RAVE used at a rate",
+                4: "adaptive RAVE's margin"}
     colours = {game: f"C{i}" for i, game in enumerate(GAMES)}
     for ax, (figure, xlabel, logx) in zip(axes, specs):
         cells = table[table["figure"] == figure]
@@ -317,10 +325,15 @@ def plot_figures(table: pd.DataFrame, *, style: str = "whitegrid", context: str 
                        edgecolors=colours[game], zorder=3)
         if logx:
             ax.set_xscale("symlog" if figure == 2 else "log", **({"linthresh": 10} if figure == 2 else {}))
-        ax.set_title(f"Figure {figure}", fontsize="medium")
+        ax.set_title(f"Figure {figure}: {subjects[figure]}", fontsize="medium")
         ax.set_xlabel(xlabel)
-        ax.set_ylim(0, 100)
-        ax.legend(fontsize="x-small")
+        ax.set_ylim(-2, 102)  # room for a marker at 0% or 100%
+        handles, labels = ax.get_legend_handles_labels()
+        if len(cells[cells["paper_optimal_draws"].notna()]):  # the diamonds named once, in grey whatever the game
+            from matplotlib.lines import Line2D
+            handles.append(Line2D([], [], marker="D", ls="", mfc="none", mec="0.3", label="paper"))
+            labels.append("paper")
+        ax.legend(handles, labels, fontsize="x-small")
     axes[0].set_ylabel("optimal draws (%)")
     fig.tight_layout()
     return fig

@@ -30,9 +30,12 @@ Choices (the notebook's discussion states them too):
   at 2,000 every setting had at most 2 optimal draws in a 10-match probe (the sum is twice as long, 20 plies), a
   floor at which no comparison is possible, and at 10,000 they ranged from 4 to 11 of 16 (never RAVE to per node);
   the paper chose its 2,000 by the same criterion ("over 50% in order to leave some space for improvements").
-* Verdicts.  Against PPAF and head to head: two-sided sign test on the decisive games (exact binomial, draws
-  left out; without draws the binomial test of the win rate against 50%): "better" / "worse" when p < 0.05, else
-  "not significant".  Optimal draws: Fisher's exact test of each setting against root-only adaptive RAVE, two-sided:
+* Verdicts.  Against PPAF and head to head: the win rate (draws half) against an even match, three ways
+  (``report.cell_verdict`` at ``report.EQUIVALENCE_MARGIN``): "better" / "worse" when its 95% interval excludes
+  50%, "within the margin" when it lies inside 50 +- the margin, "undecided" otherwise.  Beside it, the two-sided
+  sign test on the decisive games (exact binomial, draws left out), whose p the findings correct with Holm's
+  method; with many draws the two can disagree (a sign test p below 0.05 beside an undecided verdict), and the
+  tables' headers name which is which.  Optimal draws: Fisher's exact test of each setting against root-only adaptive RAVE, two-sided:
   "more" / "fewer" / "not significant".  Each cell is one test at 5%; with 24 board-game cells about one "significant"
   verdict is expected by chance alone.  A cell grown by games until decided (its game count chosen by the data)
   takes anytime-valid tests instead, since a fixed-sample test is not valid under that stopping: its sign test's p
@@ -101,6 +104,10 @@ TITLES = {"atarigo": "Atarigo", "breakthrough": "Breakthrough", "misere_breakthr
           "misere_knightthrough": "Misere Knightthrough", "nogo": "Nogo",
           "blind_cashing_checks": "Blind", "stale_cashing_checks": "Stale-dated",
           "sum_cashing_checks": "Blind + Stale-dated"}
+#: The Cashing Checks games' full names (Mehat & Vittaut 2013; notebook 03's), for the figure's legend: the tables
+#: keep ``TITLES``' short ones as column headers.
+CASHING_NAMES = {"blind_cashing_checks": "Blind Cashing Checks", "stale_cashing_checks": "Cashing Stale-dated Checks",
+                 "sum_cashing_checks": "their sum"}
 #: Series of the parts against PPAF: label, and the part of the notebook they belong to.
 VS_PPAF = {"ppa_grave": ("PPA+GRAVE", "grave"), "ppaf_grave": ("PPAF+GRAVE", "grave"),
            "ppaf_kept": ("PPAF, policy kept", "kept_policy")}
@@ -437,12 +444,17 @@ def optimal_draws_layout(table: pd.DataFrame) -> pd.DataFrame:
 
 def head_to_head_layout(table: pd.DataFrame) -> pd.DataFrame:
     """Per-node (threshold 50) against root-only adaptive RAVE, a row per game: win rate (draws half) [95%
-    interval], wins / draws / losses, the sign test's p and verdict."""
+    interval], wins / draws / losses, the sign test's p and the verdict.  The two answer different questions, and
+    the headers say which: the verdict is the win rate's (draws half) against an even match (``matches_table``),
+    the p is the sign test's on the decisive matches alone, so with most matches drawn a p below 0.05 can sit
+    beside an undecided verdict (a few more losses than wins, and an interval of the win rate that still holds
+    50%)."""
     cells_ = table[table["part"] == "node_vs_root"]
     return pd.DataFrame({"game": cells_["title"], "win rate": [_cell(r) for r in cells_.itertuples()],
                          "wins / draws / losses": [f"{int(r.wins)} / {int(r.draws)} / {int(r.losses)}"
                                                    for r in cells_.itertuples()],
-                         "p (sign test)": cells_["p_value"].round(4), "verdict": cells_["verdict"]}).set_index("game")
+                         "p (sign test, decisive matches)": cells_["p_value"].round(4),
+                         "verdict (win rate, draws half, vs 50%)": cells_["verdict"]}).set_index("game")
 
 
 def _joined(items: list[str]) -> str:
@@ -683,17 +695,21 @@ def plot(matches: pd.DataFrame, draws: pd.DataFrame, *, style: str = "whitegrid"
     left.set_xlim(-2, 102)
     left.set_xlabel("win rate against PPAF (%)")
     left.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
+    left.set_title("1-2: GRAVE in the tree, the policy kept between moves (against PPAF)", fontsize="small")
     settings_ = list(dict.fromkeys(draws["setting"]))
     for i, (game, cells_) in enumerate(draws.groupby("game", sort=False)):
         cells_ = cells_.set_index("setting").reindex(settings_)
         x = np.arange(len(settings_)) + (i - 1) * 0.2
-        right.errorbar(x, cells_["rate"], yerr=_error_bars(cells_),
-                       fmt="o", capsize=2, color=f"C{i + 3}", label=f"{TITLES[game]} "
+        # colours and markers of their own: the left panel's colours name agents, not games
+        right.errorbar(x, cells_["rate"], yerr=_error_bars(cells_), fmt="DPX"[i % 3], capsize=2,
+                       color=("C6", "C8", "C9")[i % 3], label=f"{CASHING_NAMES.get(game, TITLES[game])} "
                        f"({int(cells_['playouts'].dropna().iloc[0]):,} playouts)")
     right.set_xticks(range(len(settings_)), [t.replace("adaptive ", "").replace(" (", "\n(") for t in settings_],
                      fontsize="x-small")
     right.set_ylim(-2, 102)
+    right.set_xlabel("RAVE setting")
     right.set_ylabel("optimal draws in self-play (%)")
+    right.set_title("3: adaptive RAVE at the root or per node", fontsize="small")
     right.legend(fontsize="x-small")
     fig.tight_layout()
     return fig

@@ -328,7 +328,7 @@ def plot_table1(long, *, style: str = "whitegrid", context: str = "paper"):
         ax.scatter(cell["paper_win_rate"], ys, marker="D", facecolors="none", edgecolors="C3", s=30, zorder=3,
                    label="paper")
         ax.set_title(f"{size}x{size}, {playouts:,} playouts")
-        ax.set_xlim(0, 100)
+        ax.set_xlim(-2, 102)  # room for a marker at 0% or 100%
         ax.set_xlabel("PPA win rate vs UCT (%)")
     axes[0][0].set_yticks(range(len(games)), [TITLES[g] for g in games])
     axes[0][0].invert_yaxis()
@@ -361,7 +361,7 @@ def plot_scaling(long, *, style: str = "whitegrid", context: str = "paper"):
                             label=f"{playouts:,} playouts")
         ax.axhline(50, color="0.6", lw=0.8, zorder=0)
         ax.set_title(TITLES[game], fontsize="medium")
-        ax.set_ylim(0, 100)
+        ax.set_ylim(-2, 102)  # room for a marker at 0% or 100%
         ax.set_xticks(sorted(set(long["size"])))
     for ax in axes.flat[len(games):]:
         ax.set_visible(False)

@@ -421,38 +421,56 @@ def verdict_counts(long: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_sweeps(long: pd.DataFrame, *, style: str = "whitegrid", context: str = "paper"):
-    """Win rate against alpha (PPA, PPAF) and k (MAST, MASTF) on log axes, a row per table: the paper's sweep as
-    lines, ours as points with 95% intervals."""
+    """Win rate against alpha (PPA, PPAF) and k (MAST, MASTF) on log axes, a row per table: the paper's sweep (at
+    its 10,000 playouts) as dashed lines with hollow diamonds, ours as points with 95% intervals, a marker per budget
+    (filled circles at the paper's 10,000 playouts, hollow squares at any other), so that a cell played at fewer
+    playouts is never read as the paper's setting.  One legend for the figure, above the panels, keeps the curves
+    clear."""
     import matplotlib.pyplot as plt
     import seaborn as sns
+    from matplotlib.lines import Line2D
     sns.set_theme(style=style, context=context)
-    present = sorted(set(long.loc[long["games"].notna(), "table"]))
-    fig, axes = plt.subplots(len(present), 2, figsize=(8, 2.3 * len(present)), squeeze=False, sharey=True)
+    ran = long[long["games"].notna()]
+    present = sorted(set(ran["table"]))
+    budgets = sorted(set(ran["playouts"].astype(int)), reverse=True)
+    marker = {b: ("o" if b == 10000 else "s") for b in budgets}
+    offset = {b: (0.0 if b == 10000 else 0.12) for b in budgets}  # octaves: the budgets' points side by side
+    colors = {"mast": "C0", "mastf": "C1", "ppa": "C2", "ppaf": "C3"}
+    fig, axes = plt.subplots(len(present), 2, figsize=(8, 2.3 * len(present) + 0.6), squeeze=False, sharey=True)
     for row, table in zip(axes, present):
         cells = long[long["table"] == table]
         for ax, pair in zip(row, (("mast", "mastf"), ("ppa", "ppaf"))):
             if not cells["algorithm"].isin(pair).any():
                 ax.set_visible(False)  # Tables 4 and 9 have no PPA rows
                 continue
-            for i, algorithm in enumerate(pair):
-                sweep = cells[cells["algorithm"] == algorithm].sort_values("value")
-                color = f"C{i + (0 if pair[0] == 'mast' else 2)}"
-                ax.plot(sweep["value"], sweep["paper_win_rate"], ls="--", marker="D", mfc="none", color=color,
-                        lw=1, label=f"{algorithm.upper()} paper")
-                mine = sweep[sweep["games"].notna()]
-                if len(mine):
-                    ax.errorbar(mine["value"], mine["win_rate"], yerr=[mine["win_rate"] - mine["ci_low"],
-                                mine["ci_high"] - mine["win_rate"]], fmt="o", color=color, capsize=2,
-                                label=f"{algorithm.upper()} ours")
+            for algorithm in pair:
+                rows = cells[cells["algorithm"] == algorithm]
+                sweep = rows.drop_duplicates("value").sort_values("value")
+                ax.plot(sweep["value"], sweep["paper_win_rate"], ls="--", marker="D", mfc="none", ms=4,
+                        color=colors[algorithm], lw=1)
+                for budget in budgets:
+                    mine = rows[rows["games"].notna() & (rows["playouts"] == budget)]
+                    if len(mine):
+                        ax.errorbar(mine["value"] * 2 ** offset[budget], mine["win_rate"],
+                                    yerr=[(mine["win_rate"] - mine["ci_low"]).clip(lower=0),
+                                          (mine["ci_high"] - mine["win_rate"]).clip(lower=0)],
+                                    fmt=marker[budget], color=colors[algorithm], capsize=2, ms=5,
+                                    mfc=colors[algorithm] if budget == 10000 else "white", clip_on=False)
             ax.set_xscale("log", base=2)
             ax.axhline(50, color="0.6", lw=0.8, zorder=0)
-            ax.set_ylim(-2, 102)
+            ax.set_ylim(0, 100)
             opponent = "PPAF(1.28)" if table in (4, 9) else "UCT"
             ax.set_title(f"Table {table}: {TITLES[cells['game'].iloc[0]]} vs {opponent}", fontsize="small")
             ax.set_xlabel("k" if pair[0] == "mast" else "alpha")
-            ax.legend(fontsize="x-small", ncol=2)
         row[0].set_ylabel("win rate (%)")
-    fig.tight_layout()
+    handles = [Line2D([], [], color=colors[a], lw=2, label=a.upper()) for a in colors]
+    handles.append(Line2D([], [], color="0.3", ls="--", marker="D", mfc="none", ms=4, lw=1,
+                          label="paper (10,000 playouts)"))
+    handles += [Line2D([], [], color="0.3", ls="none", marker=marker[b], ms=5,
+                       mfc="0.3" if b == 10000 else "white", label=f"ours, {b:,} playouts (95% interval)")
+                for b in budgets]
+    fig.legend(handles=handles, loc="upper center", ncol=4, fontsize="x-small", frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.6 / (2.3 * len(present) + 0.6)))
     return fig
 
 

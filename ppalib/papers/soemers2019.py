@@ -769,7 +769,7 @@ def measure_final_slowdowns(experiment: FeatureBiasing, progress: bool = True) -
             todo.append((labels, condition))
             have.add(key)
     rows = []
-    for labels, condition in tqdm(todo, desc="final slowdowns", unit="policy", disable=not progress):
+    for labels, condition in tqdm(todo, desc="final slowdowns", unit="policy", disable=not progress or not todo):
         game = make_game(condition.game, condition.size, **dict(condition.game_options))
         measured = slowdown_at_budget(game, condition.agent, labels["budget"],
                                       repeats=experiment.settings["slowdown_repeats"], seed=experiment.seed)
@@ -909,7 +909,7 @@ def measure_slowdowns(experiment: FeatureBiasing, progress: bool = True) -> pd.D
         if wanted and labels["checkpoint"] == final and condition.agent.policy not in set(done["policy"]):
             todo.append((labels, condition))
     rows = []
-    for labels, condition in tqdm(todo, desc="slowdowns", unit="policy", disable=not progress):
+    for labels, condition in tqdm(todo, desc="slowdowns", unit="policy", disable=not progress or not todo):
         game = make_game(condition.game, condition.size, **dict(condition.game_options))
         agent = condition.agent
         measured = slowdown(game, agent if agent.biased_playouts else agent.policy,

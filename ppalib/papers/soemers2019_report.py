@@ -44,7 +44,7 @@ STRATEGY_COLOURS = {"add_random": "#0173b2", "combine_random": "#de8f05", "combi
 STAGES = ("grown", "pruned", "greedy", "handmade")
 EVALUATION_COLUMNS = ["variant", "strategy", "stage", "checkpoint", "games", "wins", "condition_id"]
 SLOWDOWN_COLUMNS = ["variant", "stage", "strategy", "uct_iterations", "biased_iterations", "slowdown"]
-X_LABELS = {"grown": "self-play games", "pruned": "additional self-play games after pruning",
+X_LABELS = {"grown": "self-play games", "pruned": "games after pruning",
             "greedy": "self-play games", "handmade": "self-play games"}
 #: A slowdown is a ratio of mean iteration counts without a sampling error; it is "upheld" within this factor
 #: of the paper's number (iteration counts depend on the implementation: LUDII's Java against our numba code).
@@ -164,23 +164,38 @@ def _panels(rates: pd.DataFrame, stage: str, variants: list[str], axes, fig) -> 
 
 
 def _label_axes(axes_grid: np.ndarray, stage: str, fig=None) -> None:
-    """y labels on the first column; the x label once under the figure (``fig``) or under each bottom axis."""
+    """y labels on the first column; the x label under the lowest visible axis of each column (a label under the
+    whole figure sat just above the legend and read as its title).  ``fig`` is unused (kept for callers)."""
     label = X_LABELS.get(stage, "self-play games")
-    if fig is not None:
-        fig.supxlabel(label, y=0.06, fontsize="medium")
-    else:
-        for ax in axes_grid[-1]:
-            ax.set_xlabel(label)
+    for column in np.asarray(axes_grid).T:
+        visible = [ax for ax in column if ax.get_visible()]
+        if visible:
+            visible[-1].set_xlabel(label)
     for ax in axes_grid[:, 0]:
         ax.set_ylabel("win % vs UCT")
 
 
-def learning_curves(evaluations: pd.DataFrame | None, stage: str = "grown", ax_grid=None):
+def run_title(figure: str, run: str, settings: dict, stage: str = "grown") -> str:
+    """A figure's title naming its run and budget (``settings``: the run's preset settings), e.g. "Fig. 4, preset
+    quick: 500 iterations a move, checkpoints up to 20 self-play games (the paper's: 200)"."""
+    checkpoints = settings["pruned_checkpoints"] if stage == "pruned" else settings["checkpoints"]
+    if not checkpoints:
+        reach = "no checkpoint"
+    elif stage == "pruned":
+        reach = f"up to {max(checkpoints)} more self-play games after pruning (the paper's: 100)"
+    else:
+        reach = f"checkpoints up to {max(checkpoints)} self-play games (the paper's: 200)"
+    return f"{figure}, {run}: {settings['playouts']:,} iterations a move, {reach}"
+
+
+def learning_curves(evaluations: pd.DataFrame | None, stage: str = "grown", ax_grid=None, title: str | None = None):
     """Fig. 4 (``stage="grown"``) or Fig. 7 (``stage="pruned"``): a panel per variant (2 x 5), win % of Biased MCTS
     against UCT over self-play games, a line per strategy with its shaded 95% Wilson band, the 50% line dashed.
 
     ``ax_grid``: axes to draw into (any shape with at least one axis per variant); by default a new figure.
-    Variants without data for ``stage`` get a panel saying "not run".  Returns the figure.
+    Variants without data for ``stage`` get a panel saying "not run".  ``title``: the figure's title (a new
+    figure only), e.g. which run and budget it shows, so that two runs' figures are never confused.  Returns the
+    figure.
     """
     import matplotlib.pyplot as plt
     rates = evaluation_rates(evaluations)
@@ -198,14 +213,16 @@ def learning_curves(evaluations: pd.DataFrame | None, stage: str = "grown", ax_g
     _panels(rates, stage, variants, list(grid.flat), fig)
     _label_axes(grid, stage, fig if created else None)
     if created:
+        if title:
+            fig.suptitle(title, fontsize="medium")
         fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
-def greedy_curves(evaluations: pd.DataFrame | None, variants=("Breakthrough", "Teeko")):
+def greedy_curves(evaluations: pd.DataFrame | None, variants=("Breakthrough", "Teeko"), title: str | None = None):
     """Fig. 6: the greedy linear agent (no search) against UCT over self-play games, a panel per variant
     (Breakthrough and Teeko, as the paper; ``variants=None``: those two and any other with greedy data), a line
-    per strategy with its 95% band.  A variant without greedy data says "not run"."""
+    per strategy with its 95% band.  A variant without greedy data says "not run".  ``title``: the figure's."""
     import matplotlib.pyplot as plt
     rates = evaluation_rates(evaluations)
     if variants is None:
@@ -219,6 +236,8 @@ def greedy_curves(evaluations: pd.DataFrame | None, variants=("Breakthrough", "T
                              squeeze=False)
     _panels(rates, "greedy", variants, list(grid.flat), fig)
     _label_axes(grid, "greedy")
+    if title:
+        fig.suptitle(title, fontsize="medium")
     fig.tight_layout(rect=(0, 0.1 / rows, 1, 1))
     return fig
 
@@ -228,19 +247,6 @@ def _errors(points: pd.DataFrame) -> list:
     up to rounding)."""
     return [(points["win_rate"] - points["ci_low"]).clip(lower=0),
             (points["ci_high"] - points["win_rate"]).clip(lower=0)]
-
-
-def _label_offsets(xs, ys) -> list[tuple[int, int]]:
-    """Offsets (points) for point labels on a log-x plot, in the order of the points: taken from the highest point
-    down, a label whose point lies close to a higher one's (within 15% in x and 6 points in y) goes below its point,
-    then further down, so that neighbours' names do not overlap and each stays on its own side."""
-    xs, ys = list(xs), list(ys)
-    placed, out = [], [(5, 4)] * len(xs)
-    for i in sorted(range(len(xs)), key=lambda k: -ys[k]):
-        near = sum(1 for px, py in placed if abs(math.log(xs[i] / px)) < 0.14 and abs(ys[i] - py) < 6)
-        out[i] = (5, 4 - 12 * near)
-        placed.append((xs[i], ys[i]))
-    return out
 
 
 def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | None, stage: str = "grown",
@@ -264,10 +270,8 @@ def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | 
         ax.errorbar(points["slowdown"], points["win_rate"],
                     yerr=_errors(points),
                     fmt="o", color=colour, capsize=3, label=f"{_name(strategy)} ({stage} set)")
-        for row, offset in zip(points.itertuples(), _label_offsets(points["slowdown"], points["win_rate"])):
-            ax.annotate(row.variant, (row.slowdown, row.win_rate), xytext=offset, textcoords="offset points",
-                        fontsize="x-small")
-    xs = list(points["slowdown"])
+    labels = [ax.text(row.slowdown, row.win_rate, row.variant, fontsize="x-small") for row in points.itertuples()]
+    xs, ys = list(points["slowdown"]), list(points["win_rate"])
     if include_handmade:
         hand = final_rates(evaluation_rates(evaluations), "handmade").merge(
             slow.loc[slow["stage"] == "handmade", ["variant", "slowdown"]], on="variant")
@@ -276,10 +280,10 @@ def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | 
             ax.errorbar(hand["slowdown"], hand["win_rate"],
                         yerr=_errors(hand), fmt="*",
                         ms=10, color=STRATEGY_COLOURS["handmade"], capsize=3, label="hand-made features")
-            for row in hand.itertuples():
-                ax.annotate(f"{row.variant} (hand-made)", (row.slowdown, row.win_rate), xytext=(5, 4),
-                            textcoords="offset points", fontsize="x-small")
+            labels += [ax.text(row.slowdown, row.win_rate, f"{row.variant} (hand-made)", fontsize="x-small")
+                       for row in hand.itertuples()]
             xs += list(hand["slowdown"])
+            ys += list(hand["win_rate"])
     from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
     ax.set_xscale("log")
     low, high = min([0.8] + [0.8 * x for x in xs]), max([2.0] + [1.3 * x for x in xs])
@@ -305,6 +309,9 @@ def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | 
     if len(xs):
         ax.legend(fontsize="small", loc="best")
     fig.tight_layout()
+    if labels:  # last, on the final axes: the names pushed apart (adjustText, deterministic), a line to each point
+        from adjustText import adjust_text
+        adjust_text(labels, x=xs, y=ys, ax=ax, arrowprops=dict(arrowstyle="-", color="0.55", lw=0.5))
     return fig
 
 
@@ -329,11 +336,15 @@ def _holm(p_values: list[float]) -> list[float]:
 
 
 def _cell(row, interval=None, anytime: bool = False) -> str:
-    """``Combine Max 75.0% [68.6, 80.5], 150/200 games at checkpoint 200``: the row's own interval, or
-    ``interval`` (low, high), marked ``anytime`` when it is the anytime-valid one of a grown cell."""
+    """``Combine Max 75.0% [68.6, 80.5], 150/200 games at checkpoint 200 (self-play games)``: the row's own
+    interval, or ``interval`` (low, high), marked ``anytime`` when it is the anytime-valid one of a grown cell.  The
+    checkpoint says how much self-play *our* policy had (the claims' own words give the paper's), so that a claim
+    read "after 200 self-play games" is never taken for a test after 200; for a pruned set it counts the games
+    after pruning."""
     low, high = interval if interval is not None else (row.ci_low, row.ci_high)
+    played = "more self-play games after pruning" if getattr(row, "stage", "") == "pruned" else "self-play games"
     return (f"{_name(row.strategy)} {row.win_rate:.1f}% [{low:.1f}, {high:.1f}]{' anytime' if anytime else ''}, "
-            f"{row.wins:g}/{row.games:g} games at checkpoint {row.checkpoint:g}")
+            f"{row.wins:g}/{row.games:g} games at checkpoint {row.checkpoint:g} ({played})")
 
 
 def _result(ours: str = "—", test: str = "", p_value: float = np.nan, verdict: str = NO_DATA) -> dict:

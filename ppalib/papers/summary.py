@@ -456,7 +456,7 @@ def plot_cells(gathered: Gathered, *, style: str = "whitegrid", context: str = "
                             group["ci_high"] - group["ours"]], fmt="o", ms=4.5, capsize=1.5, lw=0.8, color=colour,
                             mfc=colour if same else "white", mec=colour)
         tally = ", ".join(f"{int((mine['verdict'] == v).sum())} {v}" for v in VERDICTS)
-        ax.set_title(f"{PAPERS[paper][0]}\n{tally}", fontsize="small")
+        ax.set_title(f"{PAPERS[paper][1]}\n{tally}", fontsize="small")
         ax.set_xlim(-2, 102)
         ax.set_ylim(-2, 102)
         ax.set_aspect("equal")
