@@ -255,10 +255,19 @@ def claims_tally(claims: pd.DataFrame, tested: str = "two-sided") -> str:
 def to_markdown(frame: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table of ``frame`` (index included when it is named).  A ``|`` inside a value
     is escaped and a line break becomes a space, so that every row keeps the header's columns (a label such as
-    ``commit | policies | 5 s`` is one cell)."""
+    ``commit | policies | 5 s`` is one cell).  For a reader, not for reuse (the CSV beside it keeps every digit):
+    a missing value is an empty cell (not ``nan`` or ``<NA>``), a whole float is written as an integer, any other
+    float with four significant digits (``63.53``, ``0.01429``, ``1.583e-14``), or to the unit from 1,000 on."""
     frame = frame.reset_index() if any(name is not None for name in frame.index.names) else frame
 
     def cell(value) -> str:
+        if value is None or value is pd.NA or value is pd.NaT:
+            return ""
+        if isinstance(value, (float, np.floating)):
+            if value != value:
+                return ""
+            value = (int(value) if float(value).is_integer() and abs(value) < 1e15 else
+                     f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}")
         return str(value).replace("|", "\\|").replace("\n", " ")
 
     header = [cell(c) if not isinstance(c, tuple) else cell(" ".join(map(str, c))) for c in frame.columns]

@@ -298,6 +298,18 @@ def test_markdown_tables_keep_their_columns_when_a_value_holds_a_pipe_or_a_line_
     assert "6d28993 \\| final policies \\| 5 s" in lines[2] and "a b" in lines[3]
 
 
+def test_markdown_tables_show_floats_rounded_and_missing_values_as_empty_cells():
+    """The .md beside each CSV is for reading: no ``nan``/``<NA>``, no 16-digit p-values, whole floats as integers."""
+    from ppalib.report import to_markdown
+    frame = pd.DataFrame({"p": [1.58312398400643e-14, 0.01429092375788531, np.nan],
+                          "rate": [63.5319, 100.0, 50.25], "seconds": [26133.4, 1393.0, 0.5],
+                          "games": pd.array([16, pd.NA, 3], dtype="Int64")})
+    rows = [line.split(" | ") for line in to_markdown(frame).splitlines()[2:]]
+    assert rows[0] == ["| 1.583e-14", "63.53", "26133", "16 |"]
+    assert rows[1] == ["| 0.01429", "100", "1393", " |"]
+    assert rows[2] == ["| ", "50.25", "0.5", "3 |"]
+
+
 # ---- tests on cells grown until decided: anytime-valid p-values ------------------------------------------------
 from ppalib.report import (ANYTIME_DIFFERENCE, ANYTIME_P, anytime_p_value, interval_difference,  # noqa: E402
                            interval_difference_p)

@@ -56,8 +56,23 @@ def _cell_polygon(kind: str, center):
     return [(x - .5, y - .5), (x + .5, y - .5), (x + .5, y + .5), (x - .5, y + .5)]
 
 
-def draw_feature(feature: Feature, graph: BoardGraph, ax=None, title: bool = True):
-    """Draw ``feature`` on a patch of ``graph``'s lattice; returns the matplotlib Axes."""
+def feature_radius(feature: Feature, graph: BoardGraph) -> float:
+    """The radius of the patch ``draw_feature`` draws around ``feature`` (lattice units): pass the largest of a
+    figure's to each panel, so that all are drawn at one scale."""
+    vectors = _direction_vectors(graph)
+    walks = [w for w in (feature.to_walk, feature.from_walk) if w is not None] + [e.walk for e in feature.elements]
+    points = np.array([virtual_position(graph, walk, vectors) for walk in walks] + [np.zeros(2)])
+    return max(1.0, float(np.max(np.hypot(points[:, 0], points[:, 1])))) + 1.01
+
+
+#: The symbols' key, for a figure's caption line (``draw_feature``'s conventions).
+SYMBOL_KEY = ("green square: the move's cell · blue ring: its origin · white disc: friend · black disc: enemy · "
+              "dashed circle: empty · hatched #: off the board · red cross: not")
+
+
+def draw_feature(feature: Feature, graph: BoardGraph, ax=None, title: bool = True, radius: float | None = None):
+    """Draw ``feature`` on a patch of ``graph``'s lattice; returns the matplotlib Axes.  ``radius``: the patch's
+    (default ``feature_radius``, the feature's own; a figure of several gives each the largest)."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Circle, FancyArrowPatch, Polygon, Rectangle
 
@@ -78,8 +93,8 @@ def draw_feature(feature: Feature, graph: BoardGraph, ax=None, title: bool = Tru
         sites[site(element.walk)].append(element)
     anchor = site(())
 
-    points = np.array(list(sites) + [anchor])
-    radius = max(1.0, float(np.max(np.hypot(points[:, 0], points[:, 1])))) + 1.01
+    if radius is None:
+        radius = feature_radius(feature, graph)
     span = int(math.ceil(radius)) + 2
     off_sites = {key for key, els in sites.items() if any(e.kind == "off" and not e.negated for e in els)}
     for a in range(-2 * span, 2 * span + 1):

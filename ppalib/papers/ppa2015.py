@@ -303,9 +303,11 @@ def claims(long) -> "pd.DataFrame":
                                anytime_a=is_grown(r))
         rows.append({"claim": WORSE_SENTENCE if worse else BETTER_SENTENCE,
                      "cell": f"{TITLES[r.game]} {r.size}x{r.size}, {r.playouts:,} playouts",
-                     "paper": r.paper_win_rate, "ours": round(r.win_rate, 1), "games": int(r.games),
+                     "paper": r.paper_win_rate, "ours": round(r.win_rate, 1),
+                     "ours 95% interval": f"[{r.ci_low:.1f}, {r.ci_high:.1f}]", "games": int(r.games),
                      "p": result.p_value, "verdict": result.verdict})
-    frame = pd.DataFrame(rows, columns=["claim", "cell", "paper", "ours", "games", "p", "verdict"])
+    frame = pd.DataFrame(rows, columns=["claim", "cell", "paper", "ours", "ours 95% interval", "games", "p",
+                                        "verdict"])
     return with_holm(frame)
 
 

@@ -315,8 +315,13 @@ CLAIMS = [
 
 
 def _label(row) -> str:
+    """``PPAF(0.32) 68.0% [58.0, 76.9] of 100``: the cell's agent, win rate, its 95% interval (the anytime-valid
+    one for a cell grown until decided) and games.  The interval carries no ``%``: the findings read the rates as
+    the numbers followed by one."""
     name = row.algorithm.upper()
-    return f"{name}({row.value:g}) {row.win_rate:.1f}%"
+    low, high = row.get("ci_low", float("nan")), row.get("ci_high", float("nan"))
+    interval = f" [{low:.1f}, {high:.1f}]" if low == low and high == high else ""  # a frame without intervals
+    return f"{name}({row.value:g}) {row.win_rate:.1f}%{interval} of {int(row.games):,}"
 
 
 #: The paper's sentences, quoted (section 4), by claim.

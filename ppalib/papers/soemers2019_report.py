@@ -984,15 +984,19 @@ def draw_handmade_features():
     """Fig. 9: the three hand-made Yavalath features (``ppalib.features.handmade``) with their weights."""
     import matplotlib.pyplot as plt
     from ..features import draw_feature
+    from ..features.drawing import SYMBOL_KEY, feature_radius
     from ..features.feature import Feature
     from ..features.handmade import YAVALATH_FEATURES, YAVALATH_WEIGHTS
     graph = _yavalath_graph()
     names = ("win: X X _ X", "loss: X X _", "loss: X _ X")
-    fig, axes = plt.subplots(1, 3, figsize=(9, 3.2))
-    for ax, text, weight, name in zip(axes, YAVALATH_FEATURES, YAVALATH_WEIGHTS, names):
-        draw_feature(Feature.from_text(text), graph, ax=ax, title=False)
-        ax.set_title(f"{name}, weight {weight:+g}\n{Feature.from_text(text).to_text()}", fontsize=7)
-    fig.tight_layout()
+    features = [Feature.from_text(text) for text in YAVALATH_FEATURES]
+    radius = max(feature_radius(f, graph) for f in features)  # one scale for the three panels
+    fig, axes = plt.subplots(1, 3, figsize=(9, 3.4))
+    for ax, feature, weight, name in zip(axes, features, YAVALATH_WEIGHTS, names):
+        draw_feature(feature, graph, ax=ax, title=False, radius=radius)
+        ax.set_title(f"{name}, weight {weight:+g}\n{feature.to_text()}", fontsize=7)
+    fig.text(0.5, 0.01, SYMBOL_KEY, ha="center", va="bottom", fontsize=7)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
 
 
@@ -1026,11 +1030,19 @@ def draw_fig10(policy, count: int = 4):
     ``count`` features of largest |theta| of a learned Yavalath ``policy``, weights and ranks in the titles."""
     import matplotlib.pyplot as plt
     from ..features import draw_feature
+    from ..features.drawing import SYMBOL_KEY, feature_radius
     from ..features.feature import Feature
     graph = _yavalath_graph()
-    fig, axes = plt.subplots(2, count, figsize=(2.8 * count, 6.0), squeeze=False)
+    fig, axes = plt.subplots(2, count, figsize=(2.8 * count, 6.3), squeeze=False)
+    fig.text(0.5, 0.01, SYMBOL_KEY, ha="center", va="bottom", fontsize=7)
+    learned = []
+    if policy is not None:
+        fs, theta = policy.feature_set, np.asarray(policy.theta)
+        learned = sorted(range(theta.size), key=lambda i: (-abs(theta[i]), i))[:count]
+    shown = [Feature.from_text(text) for text in PAPER_FIG10.values()] + [fs[i] for i in learned]
+    radius = max(feature_radius(f, graph) for f in shown)  # every panel at one scale
     for ax, (name, text) in zip(axes[0], PAPER_FIG10.items()):
-        draw_feature(Feature.from_text(text), graph, ax=ax, title=False)
+        draw_feature(Feature.from_text(text), graph, ax=ax, title=False, radius=radius)
         ax.set_title(f"paper, Fig. 10: {name}", fontsize=7)
     for ax in axes[0][len(PAPER_FIG10):]:
         ax.axis("off")
@@ -1039,12 +1051,10 @@ def draw_fig10(policy, count: int = 4):
             ax.axis("off")
         axes[1][0].text(0.5, 0.5, "no learned Yavalath policy yet", ha="center", va="center")
         return fig
-    fs, theta = policy.feature_set, np.asarray(policy.theta)
-    order = sorted(range(theta.size), key=lambda i: (-abs(theta[i]), i))[:count]
-    for k, (ax, i) in enumerate(zip(axes[1], order)):
-        draw_feature(fs[i], graph, ax=ax, title=False)
+    for k, (ax, i) in enumerate(zip(axes[1], learned)):
+        draw_feature(fs[i], graph, ax=ax, title=False, radius=radius)
         ax.set_title(f"learned #{k + 1}: theta = {theta[i]:+.2f}\n{fs[i].to_text()}", fontsize=6)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
 
 

@@ -152,8 +152,8 @@ def _ppa2015(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
     table = module.claims(long)
     claims = pd.DataFrame({"claim": [f"{c} ({cell})" for c, cell in zip(table["claim"], table["cell"])],
                            "sentence": table["claim"],
-                           "ours": [f"{o:.1f}% of {g} games (paper {p:g}%)" for o, g, p in
-                                    zip(table["ours"], table["games"], table["paper"])],
+                           "ours": [f"{o:.1f}% {i} of {g} games (paper {p:g}%)" for o, i, g, p in
+                                    zip(table["ours"], table["ours 95% interval"], table["games"], table["paper"])],
                            "p_value": table["p"], "verdict": table["verdict"],
                            "budget": [cell.split(", ")[-1] for cell in table["cell"]], "paper_budget": True})
     return cells, claims
