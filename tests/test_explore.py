@@ -301,6 +301,20 @@ def test_the_board_picture_has_one_click_target_per_cell_and_the_coordinates_on_
     assert "hex 5x5 ·" in session.status()  # not "hex hex, 25 cells"
 
 
+def test_the_move_line_says_how_many_moves_follow_when_the_cursor_is_moved_back():
+    session = new_session("hex", 5, players=("human", "human"))
+    widget = explore(session, warm=False)
+    assert widget._line_text() == "none yet"
+    for move in ("a1", "b2", "c3"):
+        session.play(move)
+    session.go_to(0)
+    assert widget._line_text() == "none before this ply (3 more after this ply: next ›)"
+    session.go_to(2)
+    assert widget._line_text().startswith("1. ") and widget._line_text().endswith("(1 more after this ply: next ›)")
+    session.go_to(3)
+    assert "more after" not in widget._line_text()
+
+
 @pytest.mark.parametrize("name", BOARD_GAMES)
 def test_the_cell_names_on_the_board_are_the_move_texts_cells(name):
     session = new_session(name, small_size(name), players=("human", "human"))

@@ -330,11 +330,14 @@ class Explorer(widgets.VBox):
             text.value = "human" if side is None else _agent_text(side)
 
     def _line_text(self, last: int = 10) -> str:
-        """The line's last ``last`` moves up to the cursor, numbered from 1."""
+        """The line's last ``last`` moves up to the cursor, numbered from 1, and how many follow it when the cursor
+        was moved back (so that "none" at ply 0 of 4 does not read as an empty game)."""
         session = self.session
         first = max(0, session.ply - last)
         moves = [f"{k + 1}. {session.move_text(session.moves[k], k)}" for k in range(first, session.ply)]
-        return ("... " if first else "") + (" ".join(moves) or "none yet")
+        ahead = len(session.moves) - session.ply
+        text = ("... " if first else "") + (" ".join(moves) or ("none yet" if not ahead else "none before this ply"))
+        return text + (f" ({ahead} more after this ply: next ›)" if ahead else "")
 
     # ---- drawing -------------------------------------------------------------------------------------------------
     def refresh(self) -> None:
