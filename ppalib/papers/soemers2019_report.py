@@ -365,7 +365,7 @@ def _claim_text(row, d: dict) -> str:
     g, n = d["grown_final"], d["evaluation_games"]
     texts = {
         "significant_gain": f"{row.variant}: Biased MCTS significantly above 50% vs UCT after {g} self-play games "
-                            f"(best strategy; {n} evaluation games a point)",
+                            f"(the paper's setting: best strategy, {n} evaluation games a point)",
         "smaller_gain": (f"{row.variant}: Biased MCTS ahead of UCT after {g} self-play games (by a smaller margin)"
                          if row.variant != "all" else
                          "Connect Four, Hex (7x7), Knightthrough: the gain is often significant"),
