@@ -163,9 +163,9 @@ def _panels(rates: pd.DataFrame, stage: str, variants: list[str], axes, fig) -> 
                    frameon=False, bbox_to_anchor=(0.5, 0.0))
 
 
-def _label_axes(axes_grid: np.ndarray, stage: str, fig=None) -> None:
+def _label_axes(axes_grid: np.ndarray, stage: str) -> None:
     """y labels on the first column; the x label under the lowest visible axis of each column (a label under the
-    whole figure sat just above the legend and read as its title).  ``fig`` is unused (kept for callers)."""
+    whole figure sat just above the legend and read as its title)."""
     label = X_LABELS.get(stage, "self-play games")
     for column in np.asarray(axes_grid).T:
         visible = [ax for ax in column if ax.get_visible()]
@@ -211,7 +211,7 @@ def learning_curves(evaluations: pd.DataFrame | None, stage: str = "grown", ax_g
             raise ValueError(f"ax_grid has {grid.size} axes for {len(variants)} variants")
         fig, created = grid.flat[0].figure, False
     _panels(rates, stage, variants, list(grid.flat), fig)
-    _label_axes(grid, stage, fig if created else None)
+    _label_axes(grid, stage)
     if created:
         if title:
             fig.suptitle(title, fontsize="medium")
