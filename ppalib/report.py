@@ -286,13 +286,31 @@ class SavedFiles(list):
     _repr_pretty_ = lambda self, printer, cycle: printer.text(repr(self))  # noqa: E731 - IPython's display
 
 
+def error_bar_lengths(rate, low, high) -> list:
+    """Matplotlib's error bar lengths (below, above) of each ``rate`` with its interval [``low``, ``high``], clipped
+    at 0: at a rate of 0% or 100% the Wilson bound equals the rate only up to rounding, and matplotlib refuses a
+    negative length (-1e-14).  Any array-likes of one length; missing values stay missing."""
+    rate = np.asarray(rate, dtype=float)
+    return [np.clip(rate - np.asarray(low, dtype=float), 0, None),
+            np.clip(np.asarray(high, dtype=float) - rate, 0, None)]
+
+
+def with_key(frame: pd.DataFrame, key: str) -> pd.DataFrame:
+    """``frame`` carrying ``key``, the sentence that explains its marks (▲ ▼ = ? †), for ``write_table`` to print
+    under the Markdown table: a layout read on its own, outside the notebook that explains it, keeps its legend."""
+    frame.attrs["key"] = key
+    return frame
+
+
 def write_table(frame: pd.DataFrame, directory: Path, stem: str) -> list[Path]:
-    """Write ``frame`` as ``stem.csv`` and ``stem.md`` in ``directory``; return the paths."""
+    """Write ``frame`` as ``stem.csv`` and ``stem.md`` in ``directory``; return the paths.  The Markdown file ends
+    with the frame's key (``with_key``) when it has one."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     csv_path, md_path = directory / f"{stem}.csv", directory / f"{stem}.md"
     frame.to_csv(csv_path, index=any(name is not None for name in frame.index.names))
-    md_path.write_text(to_markdown(frame))
+    key = frame.attrs.get("key")
+    md_path.write_text(to_markdown(frame) + (f"\n{key}\n" if key else ""))
     return SavedFiles([csv_path, md_path])
 
 

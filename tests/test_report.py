@@ -60,7 +60,8 @@ def test_adaptive_rave_headline_says_which_test_each_paper_number_gets():
     table["ci_low"], table["ci_high"] = table["rate"] - 5, table["rate"] + 5
     head = adaptive_rave2013.headline(table)
     assert head["test"].tolist() == [BINOMIAL, BINOMIAL, FISHER, FISHER]
-    assert head["p_value"].iloc[0] == pytest.approx(binomtest(159, 200, 0.9339).pvalue, abs=1e-3)
+    assert head["p_value"].iloc[0] == pytest.approx(binomtest(159, 200, 0.9339).pvalue, rel=1e-12)
+    assert (head["p_value"] > 0).all()  # unrounded: a p of 1e-14 is not shown as 0
     assert head["verdict"].tolist() == ["lower", "higher", "lower", "higher"]
 
 
@@ -391,3 +392,59 @@ def test_a_grown_cell_is_drawn_with_the_anytime_interval_its_verdict_uses():
     assert anytime[0] < wilson[0] and anytime[1] > wilson[1]          # wider: the price of a data-chosen count
     low, high = rate_intervals([30.0], [40])
     assert np.allclose([low[0], high[0]], wilson)
+
+
+
+def test_error_bar_lengths_are_never_negative_and_keep_missing_values():
+    """At 0% and 100% a Wilson bound equals the rate only up to rounding (here 1e-14 past it), which matplotlib
+    refuses as an error bar length; every figure's bars come through ``error_bar_lengths``."""
+    import numpy as np
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pytest
+    from ppalib.report import error_bar_lengths
+    rate = np.array([0.0, 100.0, 43.75, np.nan])
+    low = np.array([1e-14, 80.6, 23.1, np.nan])
+    high = np.array([19.4, 100.0 - 1e-14, 66.8, np.nan])
+    below, above = error_bar_lengths(rate, low, high)
+    assert below[:3].tolist() == [0.0, pytest.approx(19.4), pytest.approx(20.65)]
+    assert above[:3].tolist() == [pytest.approx(19.4), 0.0, pytest.approx(23.05)]
+    assert np.isnan(below[3]) and np.isnan(above[3])
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError):  # what the helper is for: matplotlib refuses the raw differences
+        ax.errorbar(np.arange(4), rate, yerr=[rate - low, high - rate])
+    ax.errorbar(np.arange(4), rate, yerr=[below, above])
+    plt.close(fig)
+
+
+def test_a_layout_with_a_key_writes_it_under_its_markdown_table_and_not_into_its_csv(tmp_path):
+    """A table read on its own (figures/*.md) keeps the legend of its marks; the CSV stays data only."""
+    import pandas as pd
+    from ppalib.report import margin_header, with_key, write_table
+    layout = with_key(pd.DataFrame({"cell": ["63.5 [56.6, 69.9] / 60.0 = (500)"]}), margin_header())
+    csv_path, md_path = write_table(layout, tmp_path, "t")
+    text = md_path.read_text()
+    assert text.startswith("| cell |") and text.rstrip().endswith(margin_header().rstrip())
+    assert "▲/▼" in text.splitlines()[-1]
+    assert pd.read_csv(csv_path).shape == (1, 1)
+    plain, = [p for p in write_table(pd.DataFrame({"cell": [1]}), tmp_path, "u") if p.suffix == ".md"]
+    assert plain.read_text() == "| cell |\n|---|\n| 1 |\n"
+
+
+
+def test_every_committed_markdown_table_with_marks_explains_them():
+    """A table in figures/ read on its own (GitHub shows the .md) whose cells carry verdict marks (▲ ▼ †, or
+    ``] ?``/``] =`` after an interval) ends with the sentence explaining them (``report.with_key``)."""
+    import re
+    from ppalib import paths
+    marked = re.compile(r"▲|▼|†|\] (?:/ [\d.]+ )?[?=] ")
+    tables = sorted(paths.FIGURES.rglob("*.md"))
+    assert tables
+    for path in tables:
+        lines = path.read_text().splitlines()
+        rows = [line for line in lines if line.startswith("|")]
+        if not any(marked.search(row) for row in rows):
+            continue
+        after = [line for line in lines[len(rows):] if line.strip()]
+        assert after and "▲" in after[-1], f"{path.relative_to(paths.ROOT)} has marks but no key under it"

@@ -197,8 +197,9 @@ def headline(table: pd.DataFrame) -> pd.DataFrame:
                         "never RAVE" if r.series == "rave_rate" else f"adaptive, margin {r.x:g}")
                        for r in rows.itertuples()]
     rows["game"] = rows["game"].map(TITLES)
+    rows = rows.round({"rate": 3, "ci_low": 3, "ci_high": 3})  # the p unrounded: 3 decimals made 1e-14 read "0"
     return rows[["game", "setting", "matches", "rate", "ci_low", "ci_high", "paper_optimal_draws", "p_value",
-                 "verdict", "margin", "games_to_decide", "test"]].round(3)
+                 "verdict", "margin", "games_to_decide", "test"]]
 
 
 #: Mehat & Vittaut 2013, section 7 (quoted as printed).
@@ -303,6 +304,7 @@ def plot_figures(table: pd.DataFrame, *, style: str = "whitegrid", context: str 
     Figure 1 without RAVE, Figure 4 with the margin on the optimism test only."""
     import matplotlib.pyplot as plt
     import seaborn as sns
+    from ..report import error_bar_lengths
     sns.set_theme(style=style, context=context)
     fig, axes = plt.subplots(1, 4, figsize=(15, 3.4), sharey=True)
     specs = [(1, "playouts per move", True), (2, "RAVE equivalence constant k", True),
@@ -317,7 +319,7 @@ def plot_figures(table: pd.DataFrame, *, style: str = "whitegrid", context: str 
             x = line["x"]  # Figure 2's symlog axis shows k = 0 at 0; Figure 1 has no zero
             label = TITLES[game] + SERIES_LABELS.get((figure, series), "")
             dashed = series in ("no_rave", "adaptive_optimism")
-            ax.errorbar(x, line["rate"], yerr=[line["rate"] - line["ci_low"], line["ci_high"] - line["rate"]],
+            ax.errorbar(x, line["rate"], yerr=error_bar_lengths(line["rate"], line["ci_low"], line["ci_high"]),
                         marker="s" if dashed else "o", linestyle="--" if dashed else "-", capsize=2,
                         color=colours[game], label=label)
             paper = line[line["paper_optimal_draws"].notna()]
@@ -513,18 +515,13 @@ def _first_mistake_lines(frame: pd.DataFrame, table: pd.DataFrame) -> list[str]:
 def _paper_lines(table: pd.DataFrame) -> list[str]:
     """The paper's four percentages (``headline``: three-way verdicts at the stated margin, the two-sided p beside)
     and its claim that the player adapts (``claims``: raw and Holm p)."""
-    from ..report import EQUIVALENCE_MARGIN, claims_tally, counts_text, margin_words, p_text, paper_test
+    from ..report import EQUIVALENCE_MARGIN, claims_tally, counts_text, margin_words, p_text
     lines = []
     head = headline(table) if "paper_optimal_draws" in table.columns else table.iloc[:0]
     if len(head):
-        # the p unrounded (headline rounds its table to 3 decimals)
-        cells = table[table["paper_optimal_draws"].notna()]
-        p_values = [paper_test(r.optimal_draws, r.matches, r.paper_optimal_draws, r.paper_matches)[0]
-                    for r in cells.itertuples()]
         lines.append(f"* **The paper's four percentages** ({margin_words()}): {counts_text(head['verdict'])}. "
                      + "; ".join(f"{r.game}, {r.setting}: {r.rate:.1f}% against {r.paper_optimal_draws:g}%, "
-                                 f"{r.verdict} (two-sided {p_text(p)})"
-                                 for r, p in zip(head.itertuples(), p_values)) + ".")
+                                 f"{r.verdict} (two-sided {p_text(r.p_value)})" for r in head.itertuples()) + ".")
     claim = claims(table)
     if len(claim):
         lines.append(f"* **The paper's claim**, \"{ADAPTS_CLAIM}\" ({claims_tally(claim, f'as an equivalence within ±{EQUIVALENCE_MARGIN:g} points')}): " + "; ".join(

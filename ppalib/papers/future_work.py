@@ -284,6 +284,11 @@ SAME, UNDECIDED = "within the margin", "undecided"
 MORE, FEWER = "more", "fewer"
 MARKS = {BETTER: "▲", WORSE: "▼", NOT_SIGNIFICANT: "", MORE: "▲", FEWER: "▼", SAME: "=", UNDECIDED: "?"}
 _THREE_WAY = {"higher": BETTER, "lower": WORSE, "reproduced": SAME, "undecided": UNDECIDED}
+#: The key under a head-to-head table's Markdown file (``report.with_key``).
+_VS_EVEN_KEY = ("Cells: win rate (%, draws half) [95% interval: Wilson, or anytime-valid for a cell grown until "
+                "decided], then the three-way verdict against an even match: ▲/▼ better/worse when the interval "
+                "excludes 50%, = within ±{margin:g} points of 50% when it lies inside them, ? undecided otherwise "
+                "(→ the games that would decide it at our observed rate).")
 
 
 def _grid(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
@@ -379,10 +384,10 @@ def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
             f" ({' / '.join(f'{int(x):,}' for x in budgets.index)} playouts)" if len(budgets) > 1 else "")
         row["plies a game"] = round(float((per_game["plies"] * per_game["games"]).sum() / per_game["games"].sum()), 1)
         rows.append(row)
-    from ..report import EQUIVALENCE_MARGIN
+    from ..report import EQUIVALENCE_MARGIN, with_key
     frame = pd.DataFrame(rows).set_index("game")
     frame.index.name = f"game (= within ±{EQUIVALENCE_MARGIN:g} points of 50%)"  # the margin in the header
-    return frame
+    return with_key(frame, _VS_EVEN_KEY.format(margin=EQUIVALENCE_MARGIN))
 
 
 def optimal_draws_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
@@ -439,7 +444,9 @@ def optimal_draws_layout(table: pd.DataFrame) -> pd.DataFrame:
     playouts = table.groupby("title")["playouts"].first()
     wide.loc["playouts a move"] = [f"{int(playouts[c]):,}" for c in wide.columns]
     wide.loc["matches a cell"] = [str(int(table[table["title"] == c]["games"].min())) for c in wide.columns]
-    return wide
+    from ..report import with_key
+    return with_key(wide, "Cells: optimal draws in self-play (%) [Wilson 95% interval]; ▲/▼: significantly more/fewer "
+                    "than adaptive RAVE at the root in the same game (Fisher's exact test, p < 0.05).")
 
 
 def head_to_head_layout(table: pd.DataFrame) -> pd.DataFrame:
@@ -449,12 +456,14 @@ def head_to_head_layout(table: pd.DataFrame) -> pd.DataFrame:
     the p is the sign test's on the decisive matches alone, so with most matches drawn a p below 0.05 can sit
     beside an undecided verdict (a few more losses than wins, and an interval of the win rate that still holds
     50%)."""
+    from ..report import EQUIVALENCE_MARGIN, with_key
     cells_ = table[table["part"] == "node_vs_root"]
-    return pd.DataFrame({"game": cells_["title"], "win rate": [_cell(r) for r in cells_.itertuples()],
-                         "wins / draws / losses": [f"{int(r.wins)} / {int(r.draws)} / {int(r.losses)}"
-                                                   for r in cells_.itertuples()],
-                         "p (sign test, decisive matches)": cells_["p_value"].round(4),
-                         "verdict (win rate, draws half, vs 50%)": cells_["verdict"]}).set_index("game")
+    frame = pd.DataFrame({"game": cells_["title"], "win rate": [_cell(r) for r in cells_.itertuples()],
+                          "wins / draws / losses": [f"{int(r.wins)} / {int(r.draws)} / {int(r.losses)}"
+                                                    for r in cells_.itertuples()],
+                          "p (sign test, decisive matches)": cells_["p_value"],
+                          "verdict (win rate, draws half, vs 50%)": cells_["verdict"]}).set_index("game")
+    return with_key(frame, _VS_EVEN_KEY.format(margin=EQUIVALENCE_MARGIN))
 
 
 def _joined(items: list[str]) -> str:
@@ -665,11 +674,9 @@ def findings(matches: pd.DataFrame, draws: pd.DataFrame) -> str:
 
 
 def _error_bars(cells_: pd.DataFrame) -> list:
-    """Matplotlib's error bar lengths from the rate and its interval, clipped at 0: at a rate of 0% or 100% the
-    Wilson bound equals the rate up to rounding, and matplotlib refuses a negative length (-1e-14)."""
-    rate = cells_["rate"].to_numpy(dtype=float)
-    return [np.clip(rate - cells_["ci_low"].to_numpy(dtype=float), 0, None),
-            np.clip(cells_["ci_high"].to_numpy(dtype=float) - rate, 0, None)]
+    """Error bar lengths of the cells' rates (``report.error_bar_lengths``)."""
+    from ..report import error_bar_lengths
+    return error_bar_lengths(cells_["rate"], cells_["ci_low"], cells_["ci_high"])
 
 
 def plot(matches: pd.DataFrame, draws: pd.DataFrame, *, style: str = "whitegrid", context: str = "paper"):

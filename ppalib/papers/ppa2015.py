@@ -189,10 +189,11 @@ def table1_layout(long):
                                sort=False)
     layout.columns.name = None
     ordered = [f"{p:,}" for p in sorted(set(long["playouts"]))]
-    from ..report import EQUIVALENCE_MARGIN
+    from ..report import EQUIVALENCE_MARGIN, margin_header, with_key
     margin = long["margin"].dropna().iloc[0] if "margin" in long and long["margin"].notna().any() else EQUIVALENCE_MARGIN
     # the margin in the header: "=" means inside it
-    return layout[ordered].fillna("").rename(columns=lambda p: f"{p} playouts (= within ±{margin:g} points)")
+    return with_key(layout[ordered].fillna("").rename(columns=lambda p: f"{p} playouts (= within ±{margin:g} points)"),
+                    margin_header(margin))
 
 
 def rules_table(frame, games=KNIGHT_GAMES, readings=KNIGHTTHROUGH_RULES):
@@ -238,7 +239,7 @@ def rules_layout(table, readings=KNIGHTTHROUGH_RULES):
     """A ``rules_table`` in the paper's layout: a row per game, size and playouts, a column per reading (``ours
     [interval] / paper mark (games)``, the margin of the three-way verdict in its header), and the p-value between
     the readings."""
-    from ..report import EQUIVALENCE_MARGIN, format_cell
+    from ..report import EQUIVALENCE_MARGIN, format_cell, margin_header, with_key
     cells = table.assign(cell=table.apply(format_cell, axis=1), Game=table["game"].map(TITLES),
                          Size=table["size"].map(lambda s: f"{s}x{s}"), Playouts=table["playouts"].map(lambda p: f"{p:,}"))
     layout = cells.pivot_table(index=["Game", "Size", "Playouts"], columns="rules", values="cell", aggfunc="first",
@@ -249,7 +250,9 @@ def rules_layout(table, readings=KNIGHTTHROUGH_RULES):
     between = cells.groupby(["Game", "Size", "Playouts"], sort=False)["p_between"].first()
     layout[f"p ({first} vs {second})"] = between.map(lambda p: "" if p != p else f"{p:.2g}")
     margin = table["margin"].dropna().iloc[0] if "margin" in table and table["margin"].notna().any() else EQUIVALENCE_MARGIN
-    return layout.rename(columns={r: f"{r} (= within ±{margin:g} points)" for r in readings})
+    return with_key(layout.rename(columns={r: f"{r} (= within ±{margin:g} points)" for r in readings}),
+                    margin_header(margin) + " The p: between the two readings' win rates (Fisher's exact test, or "
+                    "anytime-valid where a reading's cell was grown until decided).")
 
 
 def knightthrough_rules_layout(table):
@@ -315,6 +318,7 @@ def plot_table1(long, *, style: str = "whitegrid", context: str = "paper"):
     """Dot plot per board size and playouts: our win rate with its 95% interval, the paper's value, 50% line."""
     import matplotlib.pyplot as plt
     import seaborn as sns
+    from ..report import error_bar_lengths
     ran = long[long["games"].notna()]
     panels = sorted({(p, s) for p, s in zip(ran["playouts"], ran["size"])})
     sns.set_theme(style=style, context=context)
@@ -325,7 +329,7 @@ def plot_table1(long, *, style: str = "whitegrid", context: str = "paper"):
         cell = ran[(ran["playouts"] == playouts) & (ran["size"] == size)]
         ys = cell["game"].map(y)
         ax.axvline(50, color="0.6", lw=0.8, zorder=0)
-        ax.errorbar(cell["win_rate"], ys, xerr=[cell["win_rate"] - cell["ci_low"], cell["ci_high"] - cell["win_rate"]],
+        ax.errorbar(cell["win_rate"], ys, xerr=error_bar_lengths(cell["win_rate"], cell["ci_low"], cell["ci_high"]),
                     fmt="o", color="C0", ms=5, capsize=2, label="ours (95% CI)")
         ax.scatter(cell["paper_win_rate"], ys, marker="D", facecolors="none", edgecolors="C3", s=30, zorder=3,
                    label="paper")
@@ -344,6 +348,7 @@ def plot_scaling(long, *, style: str = "whitegrid", context: str = "paper"):
     """Win rate against board size, one panel per game, a line per playouts value; ours solid, paper dashed."""
     import matplotlib.pyplot as plt
     import seaborn as sns
+    from ..report import error_bar_lengths
     sns.set_theme(style=style, context=context)
     ran = long[long["games"].notna()]
     games = [g for g in TITLES if g in set(ran["game"])]
@@ -358,8 +363,9 @@ def plot_scaling(long, *, style: str = "whitegrid", context: str = "paper"):
             ax.plot(cell["size"], cell["paper_win_rate"], ls="--", marker="D", mfc="none", color=color, lw=1)
             mine = cell[cell["games"].notna()]
             if len(mine):
-                ax.errorbar(mine["size"], mine["win_rate"], yerr=[mine["win_rate"] - mine["ci_low"],
-                            mine["ci_high"] - mine["win_rate"]], marker="o", color=color, capsize=2, lw=1.5,
+                ax.errorbar(mine["size"], mine["win_rate"],
+                            yerr=error_bar_lengths(mine["win_rate"], mine["ci_low"], mine["ci_high"]), marker="o",
+                            color=color, capsize=2, lw=1.5,
                             label=f"{playouts:,} playouts")
         ax.axhline(50, color="0.6", lw=0.8, zorder=0)
         ax.set_title(TITLES[game], fontsize="medium")

@@ -284,10 +284,11 @@ def table_layout(long: pd.DataFrame, table: int, playouts: int | None = None) ->
         best = cells[cells["algorithm"] == algorithm].sort_values("paper_win_rate", ascending=False).iloc[0]
         row["paper's best"] = f"{best.paper_win_rate:.1f} ({best.parameter_label})"
         rows.append(row)
-    from ..report import EQUIVALENCE_MARGIN
+    from ..report import EQUIVALENCE_MARGIN, margin_header, with_key
     frame = pd.DataFrame(rows).set_index("Algorithm").reindex(columns=columns + ["paper's best"]).fillna("")
     frame.index.name = f"Algorithm (= within ±{EQUIVALENCE_MARGIN:g} points)"  # the margin in the header
-    return frame
+    return with_key(frame, margin_header() + " †: played with other playouts than the paper's 10,000. The last "
+                    "column: the paper's best cell of each algorithm in this table.")
 
 
 def cells_at(long: pd.DataFrame, playouts: int) -> pd.DataFrame:
@@ -434,6 +435,8 @@ def plot_sweeps(long: pd.DataFrame, *, style: str = "whitegrid", context: str = 
     import matplotlib.pyplot as plt
     import seaborn as sns
     from matplotlib.lines import Line2D
+
+    from ..report import error_bar_lengths
     sns.set_theme(style=style, context=context)
     ran = long[long["games"].notna()]
     present = sorted(set(ran["table"]))
@@ -457,8 +460,7 @@ def plot_sweeps(long: pd.DataFrame, *, style: str = "whitegrid", context: str = 
                     mine = rows[rows["games"].notna() & (rows["playouts"] == budget)]
                     if len(mine):
                         ax.errorbar(mine["value"] * 2 ** offset[budget], mine["win_rate"],
-                                    yerr=[(mine["win_rate"] - mine["ci_low"]).clip(lower=0),
-                                          (mine["ci_high"] - mine["win_rate"]).clip(lower=0)],
+                                    yerr=error_bar_lengths(mine["win_rate"], mine["ci_low"], mine["ci_high"]),
                                     fmt=marker[budget], color=colors[algorithm], capsize=2, ms=5,
                                     mfc=colors[algorithm] if budget == 10000 else "white", clip_on=False)
             ax.set_xscale("log", base=2)

@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
-from ..report import (ALPHA, BINOMIAL, EQUIVALENCE_MARGIN, claim_verdict, equivalence_claim_verdict, interval_at,
-                       wilson_interval)
+from ..report import (ALPHA, BINOMIAL, EQUIVALENCE_MARGIN, claim_verdict, equivalence_claim_verdict, error_bar_lengths,
+                       interval_at, wilson_interval)
 
 CLAIMS_FILE = "soemers2019_claims.csv"
 VARIANTS = ["Breakthrough", "Connect Four", "Fanorona", "Gomoku", "Hex (7x7)", "Hex (11x11)", "Knightthrough",
@@ -243,10 +243,8 @@ def greedy_curves(evaluations: pd.DataFrame | None, variants=("Breakthrough", "T
 
 
 def _errors(points: pd.DataFrame) -> list:
-    """Error bar lengths below and above each point (clipped at 0: at 0% or 100% the Wilson bound equals the point
-    up to rounding)."""
-    return [(points["win_rate"] - points["ci_low"]).clip(lower=0),
-            (points["ci_high"] - points["win_rate"]).clip(lower=0)]
+    """Error bar lengths below and above each point (``report.error_bar_lengths``)."""
+    return error_bar_lengths(points["win_rate"], points["ci_low"], points["ci_high"])
 
 
 def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | None, stage: str = "grown",

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
-from ..report import ALPHA, CELL_VERDICTS, EQUIVALENCE_MARGIN, holm_verdicts, paper_test_name
+from ..report import ALPHA, CELL_VERDICTS, EQUIVALENCE_MARGIN, error_bar_lengths, holm_verdicts, paper_test_name
 from . import COMMITTED_PRESET, Param, resolve_settings
 
 NAME = "summary"
@@ -388,7 +388,7 @@ def cells_table(gathered: Gathered) -> pd.DataFrame:
         f"verdict (±{EQUIVALENCE_MARGIN:g} points)": c["verdict"],
         "games to decide": [("—" if v == "undecided" else "") if pd.isna(n) else f"{int(n):,}"
                             for n, v in zip(c["games_to_decide"], c["verdict"])],
-        "p": c["p_value"].round(4), "test": c["test"].fillna(""),
+        "p": c["p_value"], "test": c["test"].fillna(""),
     })
 
 
@@ -398,8 +398,8 @@ def claims_table(gathered: Gathered) -> pd.DataFrame:
     c = gathered.claims
     return pd.DataFrame({"notebook": c["paper"].map(lambda p: PAPERS[p][0]), "budget": c["budget"],
                          "claim": c["claim"], "ours": c["ours"],
-                         "p": pd.to_numeric(c["p_value"], errors="coerce").round(4),
-                         "p (Holm)": pd.to_numeric(c["p_holm"], errors="coerce").round(4), "verdict": c["verdict"],
+                         "p": pd.to_numeric(c["p_value"], errors="coerce"),
+                         "p (Holm)": pd.to_numeric(c["p_holm"], errors="coerce"), "verdict": c["verdict"],
                          "verdict (Holm)": c["verdict_holm"], "outcome": c["outcome"],
                          "at the paper's budget": c["paper_budget"]})
 
@@ -452,8 +452,9 @@ def plot_cells(gathered: Gathered, *, style: str = "whitegrid", context: str = "
         ax.plot([0, 100], [0, 100], color="0.6", lw=0.8, zorder=0)
         for verdict, colour in VERDICT_COLOURS.items():
             for same, group in mine[mine["verdict"] == verdict].groupby("paper_budget"):
-                ax.errorbar(group["paper_value"], group["ours"], yerr=[group["ours"] - group["ci_low"],
-                            group["ci_high"] - group["ours"]], fmt="o", ms=4.5, capsize=1.5, lw=0.8, color=colour,
+                ax.errorbar(group["paper_value"], group["ours"],
+                            yerr=error_bar_lengths(group["ours"], group["ci_low"], group["ci_high"]),
+                            fmt="o", ms=4.5, capsize=1.5, lw=0.8, color=colour,
                             mfc=colour if same else "white", mec=colour)
         tally = ", ".join(f"{int((mine['verdict'] == v).sum())} {v}" for v in VERDICTS)
         ax.set_title(f"{PAPERS[paper][1]}\n{tally}", fontsize="small")
