@@ -202,6 +202,18 @@ def headline(table: pd.DataFrame) -> pd.DataFrame:
                  "verdict", "margin", "games_to_decide", "test"]]
 
 
+
+def headline_layout(head: pd.DataFrame) -> pd.DataFrame:
+    """``headline`` for a reader (the notebook and ``headline.md``): ours with its interval in one column, the
+    verdict's margin in its header, every p in full (``report.to_markdown`` writes four significant digits)."""
+    margin = head["margin"].dropna().iloc[0] if head["margin"].notna().any() else float("nan")
+    return pd.DataFrame({
+        "game": head["game"], "setting": head["setting"], "matches": head["matches"],
+        "optimal draws (%) [95% interval]": [f"{r.rate:.1f} [{r.ci_low:.1f}, {r.ci_high:.1f}]"
+                                             for r in head.itertuples()],
+        "paper (%)": head["paper_optimal_draws"], f"verdict (±{margin:g} points)": head["verdict"],
+        "games to decide": head["games_to_decide"], "p (two-sided)": head["p_value"], "test": head["test"]})
+
 #: Mehat & Vittaut 2013, section 7 (quoted as printed).
 ADAPTS_CLAIM = ("the player adapts successfully its use of RAVE to the game at hand (adaptive, margin 0, against the "
                 "best fixed setting)")
