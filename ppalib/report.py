@@ -627,8 +627,10 @@ def undecided(cells: pd.DataFrame, margin: float = EQUIVALENCE_MARGIN, alpha: fl
 def margin_header(margin: float = EQUIVALENCE_MARGIN) -> str:
     """The sentence every table of three-way verdicts carries in its header."""
     return (f"Cells: ours [95% interval] / paper, then the verdict and our games: **=** reproduced (the 95% "
-            f"interval of ours minus the paper inside ±{margin:g} points), **▲/▼** higher/lower (it excludes 0), "
-            f"**?** undecided (neither; → the games that would decide it at our observed rate).")
+            f"interval of ours minus the paper inside ±{margin:g} points, even where it also excludes 0: a real "
+            f"difference smaller than the margin), **▲/▼** higher/lower (otherwise, when it excludes 0), **?** "
+            f"undecided (neither; → the games that would decide it at our observed rate, ∞ when no number up to a "
+            f"million would).")
 
 
 CELL_MARKS = {"reproduced": "=", "higher": "▲", "lower": "▼", "undecided": "?"}

@@ -53,3 +53,28 @@ def test_the_ppaf2016_findings_give_the_stored_cpu_seconds_of_each_code_version(
     assert f"`b29da6a9` {len(rerun):,} games in {rerun.condition_id.nunique()} cells " \
            f"({rerun.seconds.sum():,.0f} CPU s)" in text
     assert "**Claims at 10,000 playouts**" in text and "**MAST and MASTF against PPAF(1.28)**" in text
+
+
+def test_the_head_to_head_pool_says_when_one_cell_holds_most_of_a_budgets_games():
+    """Two cells at each budget; at 10,000 playouts one holds 90 of 100 games: the pool is that cell's, and the
+    line says so; at 1,000 (50 and 50) it does not."""
+    rows = []
+    for playouts, games in ((1000, (50, 50)), (10000, (90, 10))):
+        for table, algorithm, n in zip((4, 9), ("mast", "mastf"), games):
+            rows.append({"table": table, "algorithm": algorithm, "value": 128.0, "opponent": "ppaf",
+                         "playouts": playouts, "games": n, "wins": n / 2, "win_rate": 50.0, "paper_win_rate": 30.0})
+    line = ppaf2016._head_to_head_line(pd.DataFrame(rows), [1000, 10000])
+    assert "at 10,000 playouts 90 of the 100 games are Table 4 MAST(128)'s" in line
+    assert "at 1,000 playouts" not in line.split("(Fisher")[1].split(")")[0]
+    assert "Table 9 MASTF(128) 50.0% of 10 games" in line
+
+
+def test_table1_verdict_counts_are_given_per_budget_never_pooled():
+    """Atarigo 5x5: 32 of 40 at 1,000 playouts (paper 81.2%), 40 of 40 at 10,000 (paper 90.6%): one sentence a
+    budget, each with its own cells and games."""
+    frame = pd.DataFrame(_atarigo(None, [1.0] * 32 + [0.0] * 8)
+                         + [dict(row, condition_id="b") for row in _atarigo(None, [1.0] * 40, playouts=10000)])
+    text = ppa2015.verdict_counts_text(ppa2015.table1(frame))
+    first, second = text.split("**At 10,000 playouts")
+    assert first.startswith("**At 1,000 playouts, ") and "of 1 cells run" in first and "(40 games)" in first
+    assert "of 1 cells run" in second and "(40 games)" in second

@@ -111,7 +111,9 @@ def test_matches_table_on_hand_made_games_counts_draws_as_half_and_tests_decisiv
     assert 60.0 < table.loc[a, "ci_low"] < 70.0 < table.loc[a, "ci_high"] < 80.0
     assert fw.sign_test(0, 12) == (pytest.approx(2 * 0.5 ** 12), fw.WORSE)
     layout = fw.vs_ppaf_layout(table.reset_index(), "grave")
-    assert list(layout.index) == ["Atarigo"] and layout.iloc[0, 1].endswith("▲")
+    games = int(table.loc[a, "games"])
+    assert list(layout.index) == ["Atarigo"] and layout.iloc[0, 1].endswith(f"▲ ({games})")
+    assert "games a cell" not in layout.columns  # each cell carries its own count: grown cells differ
 
 
 def test_optimal_draws_table_labels_matches_with_the_solver_and_tests_against_root_only():

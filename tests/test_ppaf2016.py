@@ -143,3 +143,18 @@ def test_the_engine_checks_engine_1_games_are_the_grids_own_where_both_stores_ho
     both = check.merge(grid, on=["condition_id", "game_index"], suffixes=("_check", "_grid"))
     assert len(both) == 1600  # 16 cells x the grid's 100 games
     assert (both["moves_check"] == both["moves_grid"]).all() and (both["seed_check"] == both["seed_grid"]).all()
+
+
+def test_each_tables_paper_best_column_names_the_setting_the_best_grid_plays():
+    """Where several settings share a table's maximum (Table 8), "paper's best" must name the first of them in the
+    transcribed table, the one ``selected_cells`` plays, not another."""
+    from ppalib import paths
+    from ppalib.store import ResultsStore
+    s = ppaf2016.settings("quick")
+    played = ppaf2016.selected_cells(s)
+    long = ppaf2016.tables(ResultsStore(paths.RESULTS / "ppaf2016").load())
+    for table in s["tables"]:
+        layout = ppaf2016.table_layout(long, table)
+        for r in played[played["table"] == table].itertuples():
+            name = "alpha" if r.algorithm.startswith("ppa") else "k"
+            assert layout.loc[r.algorithm.upper(), "paper's best"] == f"{r.paper_win_rate:.1f} ({name}={r.value:g})"

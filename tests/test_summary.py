@@ -40,6 +40,14 @@ def test_the_report_gathers_every_committed_cell_with_its_verdict():
     assert set(claims.loc[claims["paper"] == "ppaf2016", "budget"]) == {"1,000 playouts", "10,000 playouts"}
     tested = claims[claims["p_value"].notna()]
     assert (tested["p_holm"] >= tested["p_value"] - 1e-12).all()
+    # the Holm p of each claim is the one its notebook shows (notebook 02 corrects each budget's table apart)
+    from ppalib.papers import ppaf2016
+    source, = [source for source in setup.experiment if source.paper == "ppaf2016"]
+    long = ppaf2016.tables(summary.read(source))
+    for budget, playouts in (("1,000 playouts", 1000), ("10,000 playouts", 10000)):
+        shown = ppaf2016.claims(long, playouts=playouts)["p (Holm)"].to_numpy(dtype=float)
+        mine = claims[(claims["paper"] == "ppaf2016") & (claims["budget"] == budget)]["p_holm"].to_numpy(dtype=float)
+        assert mine.tolist() == shown.tolist()
     assert set(claims["outcome"]) <= set(summary.OUTCOMES)
     soemers = table[table["paper"] == summary.PAPERS["soemers2019"][1]].iloc[0]
     if not (paths.RESULTS / "soemers2019").is_dir():

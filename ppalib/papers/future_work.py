@@ -287,8 +287,9 @@ _THREE_WAY = {"higher": BETTER, "lower": WORSE, "reproduced": SAME, "undecided":
 #: The key under a head-to-head table's Markdown file (``report.with_key``).
 _VS_EVEN_KEY = ("Cells: win rate (%, draws half) [95% interval: Wilson, or anytime-valid for a cell grown until "
                 "decided], then the three-way verdict against an even match: ▲/▼ better/worse when the interval "
-                "excludes 50%, = within ±{margin:g} points of 50% when it lies inside them, ? undecided otherwise "
-                "(→ the games that would decide it at our observed rate).")
+                "excludes 50%, = within ±{margin:g} points of 50% when it lies inside them, ? undecided otherwise; "
+                "in brackets our games (→ the games that would decide an undecided cell at our observed rate, ∞ "
+                "when none would).")
 
 
 def _grid(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
@@ -356,20 +357,22 @@ def matches_table(frame: pd.DataFrame, s: dict) -> pd.DataFrame:
 
 
 def _cell(row) -> str:
+    """``rate [low, high] mark (games)``, an undecided cell's games followed by those that would decide it
+    (``→ N``, ``→ ∞`` when none would): each cell its own count, since games until decided grows cells apart."""
     mark = MARKS[row.verdict]
     to_decide = getattr(row, "games_to_decide", None)
     extra = ""
     if row.verdict == UNDECIDED:
-        extra = f" (→ {int(to_decide)})" if to_decide is not None and to_decide == to_decide else " (→ ∞)"
-    return f"{row.rate:.1f} [{row.ci_low:.1f}, {row.ci_high:.1f}]" + (f" {mark}" if mark else "") + extra
+        extra = f" → {int(to_decide)}" if to_decide is not None and to_decide == to_decide else " → ∞"
+    return (f"{row.rate:.1f} [{row.ci_low:.1f}, {row.ci_high:.1f}]" + (f" {mark}" if mark else "")
+            + f" ({int(row.games)}{extra})")
 
 
 def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
     """One table of the notebook: a row per game, a column per series and playouts; each cell our win rate
     against PPAF [95% interval] and its three-way verdict against an even match (``matches_table``): ▲/▼ better /
-    worse, = within the margin, ? undecided (→ the games that would decide it at our rate); then the games a cell
-    (per budget when there are several) and the mean plies a game over the row's games (every series and budget of
-    the table)."""
+    worse, = within the margin, ? undecided, then its games (→ the games that would decide an undecided one at our
+    rate: ``_cell``); then the mean plies a game over the row's games (every series and budget of the table)."""
     cells_ = table[table["part"] == part]
     if cells_.empty:
         return pd.DataFrame()
@@ -379,9 +382,6 @@ def vs_ppaf_layout(table: pd.DataFrame, part: str) -> pd.DataFrame:
         row = {"game": TITLES[game], "opponent": first.opponent_label}
         for r in per_game.itertuples():
             row[f"{VS_PPAF[r.series][0]}, {int(r.x):,} playouts"] = _cell(r)
-        budgets = per_game.groupby("x")["games"].min()
-        row["games a cell"] = " / ".join(f"{int(g)}" for g in budgets) + (
-            f" ({' / '.join(f'{int(x):,}' for x in budgets.index)} playouts)" if len(budgets) > 1 else "")
         row["plies a game"] = round(float((per_game["plies"] * per_game["games"]).sum() / per_game["games"].sum()), 1)
         rows.append(row)
     from ..report import EQUIVALENCE_MARGIN, with_key

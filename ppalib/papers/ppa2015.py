@@ -275,6 +275,18 @@ def verdict_counts(long):
             "games": int(ran["games"].sum()) if len(ran) else 0}
 
 
+def verdict_counts_text(long) -> str:
+    """The verdict counts in words, per budget (never pooled: the budgets' cells have different games and
+    questions), e.g. "At 1,000 playouts, 18 of 20 cells run reproduced, ... (10,000 games)."."""
+    parts = []
+    for playouts in sorted(set(long.loc[long["verdict"] != "no data", "playouts"])):
+        c = verdict_counts(long[long["playouts"] == playouts])
+        parts.append(f"**At {int(playouts):,} playouts, {c['reproduced']} of {c['cells']} cells run reproduced, "
+                     f"{c['higher']} higher, {c['lower']} lower, {c['undecided']} undecided** ({c['games']:,} games"
+                     + (f"; {c['no paper value']} off the paper's grid" if c["no paper value"] else "") + ").")
+    return " ".join(parts) or "No cell run."
+
+
 #: Cazenave 2015's claims about Table 1, quoted (abstract and conclusion), with the cells each one is about.
 WORSE_SENTENCE = "PPA has worse results than UCT in three games: Go, Knightthrough 5×5 and Nogo 8 × 8."
 BETTER_SENTENCE = "it is better than UCT for 33 out of the 40 experiments we performed"

@@ -273,6 +273,8 @@ def table_layout(long: pd.DataFrame, table: int, playouts: int | None = None) ->
                          parameter_label=cells.apply(lambda r: f"{'alpha' if r.algorithm.startswith('ppa') else 'k'}"
                                                              f"={r.value:g}", axis=1))
     layout = cells.set_index("algorithm")
+    paper = paper_cells()
+    paper = paper[paper["table"] == table]
     rows, columns = [], []
     for algorithm in [a for a in ALGORITHMS if a in layout.index]:
         row = {"Algorithm": algorithm.upper()}
@@ -281,8 +283,11 @@ def table_layout(long: pd.DataFrame, table: int, playouts: int | None = None) ->
             row[r.parameter_label] = r.cell
             if r.parameter_label not in columns:
                 columns.append(r.parameter_label)
-        best = cells[cells["algorithm"] == algorithm].sort_values("paper_win_rate", ascending=False).iloc[0]
-        row["paper's best"] = f"{best.paper_win_rate:.1f} ({best.parameter_label})"
+        # the first of the maxima in the transcribed table's order: the cell the "best" grid plays (``selected_cells``)
+        mine = paper[paper["algorithm"] == algorithm]
+        best = mine.loc[mine["paper_win_rate"].idxmax()]
+        name = "alpha" if algorithm.startswith("ppa") else "k"
+        row["paper's best"] = f"{best.paper_win_rate:.1f} ({name}={best.value:g})"
         rows.append(row)
     from ..report import EQUIVALENCE_MARGIN, margin_header, with_key
     frame = pd.DataFrame(rows).set_index("Algorithm").reindex(columns=columns + ["paper's best"]).fillna("")
@@ -543,12 +548,20 @@ def _head_to_head_line(long: pd.DataFrame, budgets: list[int]) -> str:
               for b in budgets}
     (w1, n1), (w2, n2) = (pooled[b] for b in budgets)
     p_value = fisher_exact([[round(w1), n1 - round(w1)], [round(w2), n2 - round(w2)]]).pvalue
-    per_cell = "; ".join(
-        f"Table {int(r.table)} {r.algorithm.upper()}({r.value:g}) {r.win_rate:.1f}% (paper {r.paper_win_rate:.1f}%)"
-        for r in cells[cells["playouts"] == budgets[1]].itertuples())
+    def label(r):
+        return f"Table {int(r.table)} {r.algorithm.upper()}({r.value:g})"
+
+    per_cell = "; ".join(f"{label(r)} {r.win_rate:.1f}% of {int(r.games):,} games (paper {r.paper_win_rate:.1f}%)"
+                         for r in cells[cells["playouts"] == budgets[1]].itertuples())
     grown = sum(is_grown(r) for _, r in cells.iterrows())
     caveat = (f"; {grown} of the {len(cells)} cells were grown by games until decided, so this fixed-sample p is "
               f"indicative only: it is not valid under that stopping" if grown else "")
+    for b in budgets:  # a pool whose games are mostly one cell's speaks for that cell, not for the algorithms
+        at = cells[cells["playouts"] == b]
+        top = at.loc[at["games"].idxmax()]
+        if 2 * top["games"] > at["games"].sum():
+            caveat += (f"; at {b:,} playouts {int(top['games']):,} of the {int(at['games'].sum()):,} games are "
+                       f"{label(top)}'s, so the pool there is mostly that one cell")
     return (f"* **MAST and MASTF against PPAF(1.28)** (Tables 4 and 9): {round(w1):,} wins of {int(n1):,} games at "
             f"{budgets[0]:,} playouts, {round(w2):,} of {int(n2):,} at {budgets[1]:,} (Fisher's exact test between "
             f"the budgets p = {p_value:.2g}{caveat}); at {budgets[1]:,}: {per_cell}.")

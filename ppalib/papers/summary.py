@@ -76,6 +76,9 @@ CELL_COLUMNS = ["paper", "budget", "cell", "measure", "games", "ours", "ci_low",
                 "paper_playouts", "paper_budget"]
 CLAIM_COLUMNS = ["paper", "budget", "claim", "sentence", "ours", "p_value", "p_holm", "verdict", "verdict_holm",
                  "outcome", "paper_budget"]
+#: The claims a paper's notebook corrects together (Holm), where not all of the paper's: notebook 02 corrects each
+#: budget's table of claims on its own, so the report does too and shows the notebook's corrected p.
+HOLM_FAMILY = {"ppaf2016": "budget"}
 #: A claim's outcome after Holm's correction (Soemers 2019's module still says "not upheld" for a failed claim).
 OUTCOMES = ("upheld", "contradicted", "higher than the paper", "lower than the paper", "not decided", "not upheld",
             "untested")
@@ -283,7 +286,8 @@ def gather(sources_: tuple[Source, ...] | list[Source]) -> Gathered:
         if data is None and source.paper != "soemers2019":
             continue
         cells, claims = _GATHER[source.paper](source, data)
-        claims = _with_holm(claims.reindex(columns=[c for c in CLAIM_COLUMNS if c != "paper"]))
+        claims = _with_holm(claims.reindex(columns=[c for c in CLAIM_COLUMNS if c != "paper"]),
+                            HOLM_FAMILY.get(source.paper))
         if source.paper == "soemers2019" and data is None:
             claims["outcome"] = "untested"
         for frame in (cells, claims):
@@ -311,15 +315,21 @@ def _outcome(verdict) -> str:
     return verdict if verdict in OUTCOMES else "not upheld"
 
 
-def _with_holm(claims: pd.DataFrame) -> pd.DataFrame:
-    """One paper's claims with Holm's correction over all of them (``p_holm``, ``verdict_holm``) and the outcome
-    after it; untested claims (no p) stay out of the family."""
+def _with_holm(claims: pd.DataFrame, family: str | None = None) -> pd.DataFrame:
+    """One paper's claims with Holm's correction (``p_holm``, ``verdict_holm``) and the outcome after it: over all
+    of them, or over each group of equal ``family`` column values (``HOLM_FAMILY``); untested claims (no p) stay out
+    of the family."""
     claims = claims.copy()
-    p = pd.to_numeric(claims["p_value"], errors="coerce").to_numpy(dtype=float)
-    adjusted, verdicts = holm_verdicts(claims["verdict"].tolist(), p, ALPHA)
-    # a verdict another module words differently ("not upheld") is not a claim verdict: it stands as it is
-    claims["p_holm"] = adjusted
-    claims["verdict_holm"] = [v if isinstance(v, str) else "" for v in verdicts]
+    claims["p_holm"] = np.nan
+    claims["verdict_holm"] = ""
+    groups = claims.groupby(family, sort=False).groups.values() if family else [claims.index]
+    for rows in groups:
+        part = claims.loc[rows]
+        p = pd.to_numeric(part["p_value"], errors="coerce").to_numpy(dtype=float)
+        adjusted, verdicts = holm_verdicts(part["verdict"].tolist(), p, ALPHA)
+        # a verdict another module words differently ("not upheld") is not a claim verdict: it stands as it is
+        claims.loc[rows, "p_holm"] = adjusted
+        claims.loc[rows, "verdict_holm"] = [v if isinstance(v, str) else "" for v in verdicts]
     claims["outcome"] = [_outcome(v) for v in claims["verdict_holm"]]
     return claims
 
@@ -485,8 +495,8 @@ def closing_note(gathered: Gathered) -> str:
                   f"the 95% interval of ours minus the paper lies inside it, *higher* or *lower* when the interval "
                   f"excludes 0, *undecided* otherwise (more games would tell). Each cell is one test at 5%, not "
                   f"corrected for multiplicity: among cells that truly agree, about 1 in 20 may still be called "
-                  f"higher or lower. Claims are corrected per paper by Holm's method (raw and corrected p in the "
-                  f"claims table); a claim counts as upheld or contradicted only after the correction."]
+                  f"higher or lower. Claims are corrected by Holm's method over the claims each paper's notebook "
+                  f"corrects together (raw and corrected p in the claims table); a claim counts as upheld or contradicted only after the correction."]
     for source in gathered.sources:
         rows = summary[summary["notebook"] == notebook_link(source.paper)]
         first = rows.iloc[0]
@@ -502,9 +512,9 @@ def closing_note(gathered: Gathered) -> str:
             text = f"{head}: " + "; ".join(parts) + "."
             cells = gathered.cells[(gathered.cells["paper"] == source.paper)
                                    & gathered.cells["verdict"].isin(("higher", "lower"))]
-            if len(cells):
-                text += " Differ: " + "; ".join(f"{r.cell} (ours {r.ours:.1f}, paper {r.paper_value:g})"
-                                                for r in cells.itertuples()) + "."
+            for budget, at in cells.groupby("budget", sort=False):  # a cell's title does not name its budget
+                text += f" Differ at {budget}: " + "; ".join(f"{r.cell} (ours {r.ours:.1f}, paper {r.paper_value:g})"
+                                                             for r in at.itertuples()) + "."
             if source.paper == "ppaf2016":
                 text += (" Each algorithm is played at the paper's best setting of its sweep, where the paper's value "
                          "is the maximum of several noisy cells (a winner's curse): expect ours somewhat lower there "
@@ -514,6 +524,8 @@ def closing_note(gathered: Gathered) -> str:
                     if source.paper == "soemers2019" else f"{head}: no cell of the paper's grid in what was read.")
         if first["claims"]:
             counts = ", ".join(f"{first[f'claims {o}']} {o}" for o in OUTCOMES if first[f"claims {o}"])
-            text += f" Claims after Holm's correction over its {first['claims']}: {counts}."
+            family = (f"over each {HOLM_FAMILY[source.paper]}'s claims, {first['claims']} in all"
+                      if source.paper in HOLM_FAMILY else f"over its {first['claims']}")
+            text += f" Claims after Holm's correction {family}: {counts}."
         paragraphs.append(text + f" Why: see {first['notebook']}.")
     return "\n\n".join(paragraphs)
