@@ -247,9 +247,12 @@ def p_text(p_value: float) -> str:
 
 def claims_tally(claims: pd.DataFrame, tested: str = "two-sided") -> str:
     """A claims table (``with_holm``) in words: how they were ``tested``, their verdicts on the raw p, then after
-    Holm's correction over the table's claims."""
-    return (f"{len(claims)} claims tested {tested}: {counts_text(claims['verdict'], CLAIM_VERDICTS)}; after Holm's "
-            f"correction over the {len(claims)}: {counts_text(claims['verdict (Holm)'], CLAIM_VERDICTS)}")
+    Holm's correction over the table's tested claims (those with a p; any others are counted apart, untested)."""
+    family = claims[claims["p (Holm)"].notna()]
+    untested = len(claims) - len(family)
+    return (f"{len(family)} claims tested {tested}: {counts_text(family['verdict'], CLAIM_VERDICTS)}; after Holm's "
+            f"correction over the {len(family)}: {counts_text(family['verdict (Holm)'], CLAIM_VERDICTS)}"
+            + (f"; {untested} untested (no game stored)" if untested else ""))
 
 
 def to_markdown(frame: pd.DataFrame) -> str:
@@ -731,14 +734,17 @@ def equivalence_claim_verdict(wins: float, games: int, reference: float, margin:
     setting"): the reference is then that sample's rate with its own error; the interval is ``cell_verdict``'s
     Newcombe interval and the p-values those of statsmodels' ``tost_proportions_2indep`` (doubled, to match the
     95% interval) and Fisher's exact test."""
-    from statsmodels.stats.proportion import binom_test, binom_tost
+    from statsmodels.stats.proportion import binom_test
     if reference_games is not None:
         return _two_sample_equivalence(wins, games, reference_wins, reference_games, margin, alpha)
     _check_cell_inputs(wins, games, reference, margin, alpha)
     k, n = int(round(wins)), int(games)
     low_bound, high_bound = max(0.0, (reference - margin) / 100), min(1.0, (reference + margin) / 100)
-    p_tost = min(1.0, 2 * float(binom_tost(k, n, low_bound, high_bound)[0])) if 0 < low_bound or high_bound < 1 \
-        else 0.0
+    # each side's one-sided exact test; a side at the edge of [0, 1] (93 +- 10 reaches past 100%) is no hypothesis
+    # at all (no rate lies beyond it) and rejects outright, where binom_tost's test of "rate >= 1" never can
+    p_low = float(binom_test(k, n, low_bound, alternative="larger")) if low_bound > 0 else 0.0
+    p_high = float(binom_test(k, n, high_bound, alternative="smaller")) if high_bound < 1 else 0.0
+    p_tost = min(1.0, 2 * max(p_low, p_high))
     p_differs = min(1.0, 2 * min(binom_test(k, n, reference / 100, alternative="smaller"),
                                  binom_test(k, n, reference / 100, alternative="larger")))
     cell = cell_verdict(wins, n, reference, None, margin, alpha)

@@ -448,3 +448,20 @@ def test_every_committed_markdown_table_with_marks_explains_them():
             continue
         after = [line for line in lines[len(rows):] if line.strip()]
         assert after and "▲" in after[-1], f"{path.relative_to(paths.ROOT)} has marks but no key under it"
+
+
+def test_an_equivalence_band_reaching_past_100_percent_tests_only_its_lower_side():
+    """100 wins of 100 against "about 93%" at +-10: the band's top (103%) is no hypothesis, so the TOST p is the
+    lower side's alone (twice it), small, and agrees with the verdict; before, the upper side's test of "rate >= 1"
+    gave p = 1 beside "upheld"."""
+    import pytest
+    from scipy.stats import binomtest
+    from ppalib.report import equivalence_claim_verdict
+    claim = equivalence_claim_verdict(100, 100, 93.0, margin=10)
+    assert claim.verdict == "upheld"
+    assert claim.p_value == pytest.approx(2 * binomtest(100, 100, 0.83, alternative="greater").pvalue)
+    assert claim.p_value < 0.05
+    inside = equivalence_claim_verdict(55, 100, 50.0, margin=10)  # both sides tested: twice the larger one-sided p
+    expected = 2 * max(binomtest(55, 100, 0.40, alternative="greater").pvalue,
+                       binomtest(55, 100, 0.60, alternative="less").pvalue)
+    assert inside.p_value == pytest.approx(min(1.0, expected))

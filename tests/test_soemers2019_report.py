@@ -170,6 +170,15 @@ def test_correlation_based_never_worse_and_better_somewhere():
     # a difference that one test would call significant but Holm over 30 comparisons does not
     edge = r.claims_table(evaluations({("Othello", "grown", "correlation_based"): 78}, default=100), slowdowns())
     assert verdict(edge, "correlation_never_worse") == r.UPHELD
+    # a run that trained Correlation-based longer (its last checkpoint alone, far ahead) compares the strategies at
+    # the last checkpoint they share, where it is level: no lead from self-play games the others never had
+    longer = evaluations({("Othello", "grown", "correlation_based"): 100}, default=100)
+    last = longer[(longer["stage"] == "grown") & (longer["strategy"] == "correlation_based")]["checkpoint"].max()
+    extra = longer[(longer["stage"] == "grown") & (longer["strategy"] == "correlation_based")
+                   & (longer["checkpoint"] == last)].assign(checkpoint=last * 4, wins=190)
+    table = r.claims_table(pd.concat([longer, extra], ignore_index=True), slowdowns())
+    assert verdict(table, "correlation_better_somewhere") == r.NOT_UPHELD
+    assert f"checkpoint {last}:" in table.loc[table["claim_id"] == "correlation_better_somewhere", "ours"].iloc[0]
 
 
 def test_reference_rates_greedy_and_handmade_are_equivalence_claims():
@@ -345,3 +354,14 @@ def test_gains_on_cells_grown_until_decided_are_judged_by_their_anytime_interval
     row = r.claims_table(smaller, slowdowns())
     row = row[(row["claim_id"] == "smaller_gain") & (row["variant"] == "Connect Four")].iloc[0]
     assert "grown until decided" in row["test"] and row["verdict"] == r.NOT_DECIDED   # 52% of 100: not above 50
+
+
+def test_win_vs_slowdown_places_its_names_in_a_fixed_number_of_steps(monkeypatch):
+    """adjustText's default stops after 1 s of wall time, so the names' places, and the committed figure's bytes,
+    depended on the machine's load; the figure asks for a step count and no time limit."""
+    import adjustText
+    calls = []
+    real = adjustText.adjust_text
+    monkeypatch.setattr(adjustText, "adjust_text", lambda *a, **k: (calls.append(k), real(*a, **k))[1])
+    plt.close(r.win_vs_slowdown(evaluations(), slowdowns(), stage="grown"))
+    assert calls and calls[0]["iter_lim"] == r.ADJUST_TEXT_STEPS and calls[0].get("time_lim") is None

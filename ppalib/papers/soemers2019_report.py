@@ -36,6 +36,7 @@ CLAIMS_FILE = "soemers2019_claims.csv"
 VARIANTS = ["Breakthrough", "Connect Four", "Fanorona", "Gomoku", "Hex (7x7)", "Hex (11x11)", "Knightthrough",
             "Othello", "Teeko", "Yavalath"]
 STRATEGIES = ["add_random", "combine_random", "combine_max", "correlation_based"]
+ADJUST_TEXT_STEPS = 500  # adjustText's steps placing Fig. 5's and 8's names (it stops earlier once none overlap)
 STRATEGY_NAMES = {"add_random": "Add Random", "combine_random": "Combine Random", "combine_max": "Combine Max",
                   "correlation_based": "Correlation-based", "handmade": "Hand-made"}
 #: One colour per strategy in every figure (seaborn's colour-blind palette; hand-made features in black).
@@ -307,9 +308,12 @@ def win_vs_slowdown(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | 
     if len(xs):
         ax.legend(fontsize="small", loc="best")
     fig.tight_layout()
-    if labels:  # last, on the final axes: the names pushed apart (adjustText, deterministic), a line to each point
+    if labels:  # last, on the final axes: the names pushed apart (adjustText), a line to each point
         from adjustText import adjust_text
-        adjust_text(labels, x=xs, y=ys, ax=ax, arrowprops=dict(arrowstyle="-", color="0.55", lw=0.5))
+        # a fixed number of steps: adjustText's default stops after 1 s of wall time, so the labels' places (and
+        # the figure's bytes) depended on the machine's load
+        adjust_text(labels, x=xs, y=ys, ax=ax, iter_lim=ADJUST_TEXT_STEPS,
+                    arrowprops=dict(arrowstyle="-", color="0.55", lw=0.5))
     return fig
 
 
@@ -610,30 +614,39 @@ class _Claims:
         return self._all_below_half("grown", row.variant)
 
     def _pairwise(self):
-        """Correlation-based against each other strategy at the final grown checkpoint, every variant: rows of
-        (variant, correlation cell, other cell, p), with Holm-adjusted p over all comparisons."""
+        """Correlation-based against each other strategy, every variant, each pair at the last checkpoint both have
+        (equal self-play games: a run that trained one strategy longer must not compare its 200th policy with
+        another's 50th): rows of (variant, correlation cell, other cell, p), with Holm-adjusted p over all
+        comparisons."""
         if self._pairs is None:
-            finals, pairs = self.finals["grown"], []
-            for variant in _variants(finals["variant"]):
-                cells = finals[finals["variant"] == variant]
-                corr = cells[cells["strategy"] == "correlation_based"]
-                if corr.empty:
+            grown, pairs = self.rates[self.rates["stage"] == "grown"], []
+            for variant in _variants(grown["variant"]):
+                cells = grown[grown["variant"] == variant]
+                corr_all = cells[cells["strategy"] == "correlation_based"]
+                if corr_all.empty:
                     continue
-                for other in cells[cells["strategy"] != "correlation_based"].itertuples():
-                    pairs.append((variant, corr.iloc[0], other, _fisher_p(corr.iloc[0], other)))
+                for strategy in [x for x in dict.fromkeys(cells["strategy"]) if x != "correlation_based"]:
+                    other_all = cells[cells["strategy"] == strategy]
+                    shared = sorted(set(corr_all["checkpoint"]) & set(other_all["checkpoint"]))
+                    if not shared:
+                        continue
+                    corr = corr_all[corr_all["checkpoint"] == shared[-1]].iloc[0]
+                    other = next(other_all[other_all["checkpoint"] == shared[-1]].itertuples())
+                    pairs.append((variant, corr, other, _fisher_p(corr, other)))
             adjusted = _holm([p for *_, p in pairs])
             self._pairs = [(*pair, a) for pair, a in zip(pairs, adjusted)]
         return self._pairs
 
     def _pair_text(self, pair):
         variant, corr, other, p, adjusted = pair
-        return (f"{variant}: {corr.win_rate:.1f}% vs {_name(other.strategy)} {other.win_rate:.1f}% "
-                f"({corr.games:g} and {other.games:g} games; p={p:.3g}, Holm p={adjusted:.3g})")
+        return (f"{variant}, checkpoint {int(corr.checkpoint)}: {corr.win_rate:.1f}% vs {_name(other.strategy)} "
+                f"{other.win_rate:.1f}% ({corr.games:g} and {other.games:g} games; p={p:.3g}, Holm p={adjusted:.3g})")
 
     def _pair_test(self, pairs):
         return (f"two-sided Fisher exact test (two proportions), Correlation-based vs each other strategy at the "
-                f"final checkpoint; Holm correction over all {len(pairs)} comparisons in "
-                f"{len({p[0] for p in pairs})} games")
+                f"last checkpoint both have (self-play games: "
+                f"{', '.join(str(c) for c in sorted({int(p[1].checkpoint) for p in pairs}))}); Holm correction over "
+                f"all {len(pairs)} comparisons in {len({p[0] for p in pairs})} games")
 
     def correlation_never_worse(self, row):
         pairs = self._pairwise()
@@ -641,9 +654,12 @@ class _Claims:
             return _result()
         worse = [p for p in pairs if p[1].win_rate < p[2].win_rate and p[4] < ALPHA]
         deficit = min(pairs, key=lambda p: p[1].win_rate - p[2].win_rate)
-        ours = (f"significantly worse in {len(worse)} of {len(pairs)} comparisons; largest deficit "
-                + self._pair_text(deficit))
-        return _result(ours, self._pair_test(pairs), deficit[4], NOT_UPHELD if worse else UPHELD)
+        # the p shown is the one the verdict rests on: the most significant deficit when there is one
+        shown = min(worse, key=lambda p: p[4]) if worse else deficit
+        ours = (f"significantly worse in {len(worse)} of {len(pairs)} comparisons; "
+                + (f"most significant {self._pair_text(shown)}; " if worse else "")
+                + "largest deficit " + self._pair_text(deficit))
+        return _result(ours, self._pair_test(pairs), shown[4], NOT_UPHELD if worse else UPHELD)
 
     def correlation_better_somewhere(self, row):
         pairs = self._pairwise()
@@ -651,9 +667,12 @@ class _Claims:
             return _result()
         better = [p for p in pairs if p[1].win_rate > p[2].win_rate and p[4] < ALPHA]
         lead = max(pairs, key=lambda p: p[1].win_rate - p[2].win_rate)
-        ours = (f"significantly better in {len(better)} of {len(pairs)} comparisons; largest lead "
-                + self._pair_text(lead))
-        return _result(ours, self._pair_test(pairs), lead[4], UPHELD if better else NOT_UPHELD)
+        # the p shown is the one the verdict rests on: the most significant lead when there is one
+        shown = min(better, key=lambda p: p[4]) if better else lead
+        ours = (f"significantly better in {len(better)} of {len(pairs)} comparisons; "
+                + (f"most significant {self._pair_text(shown)}; " if better else "")
+                + "largest lead " + self._pair_text(lead))
+        return _result(ours, self._pair_test(pairs), shown[4], UPHELD if better else NOT_UPHELD)
 
     def _reference(self, cell, percent, kind):
         """A cell against the paper's percentage as a fixed reference (the games behind it are not stated): an
@@ -767,7 +786,9 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
     * significantly_worse (Yavalath): every strategy's final win rate is significantly below 50% (intersection-
       union: each test at alpha, no correction needed).
     * correlation_never_worse / correlation_better_somewhere: Fisher's exact test of Correlation-based against
-      each other strategy at the final checkpoint, in every game, Holm-adjusted over all those comparisons
+      each other strategy at the last checkpoint both have (equal self-play games, so a strategy trained longer
+      in a run is not compared at a later policy than the other's), in every game, Holm-adjusted over all those
+      comparisons
       (multiple comparisons: 3 per game, up to 30); "never worse" is upheld when no adjusted test finds it
       significantly behind, "better somewhere" when one finds it significantly ahead.
     * greedy_competitive (40%) and handmade_win_rate (93%): the paper's rate is a fixed reference (the games
@@ -1184,7 +1205,7 @@ def budget_run_status(run: dict) -> dict[str, pd.DataFrame]:
         stage_times.loc[len(stage_times)] = ["total", int(grouped["size"].sum()), round(grouped["sum"].sum(), 1),
                                              round(grouped["sum"].sum() / 3600, 2), round(sum(cpu.values()) / 3600, 2)]
     return {"progress": progress, "selfplay": selfplay, "feature_sizes": feature_sizes,
-            "claims": budget_claims(run),
+            "claims": with_holm_over_tested(budget_claims(run)),
             **{stage: budget_final_table(run, stage) for stage in FINAL_STAGES},
             "stage_times": stage_times, "paper_cost": run.get("paper_cost", pd.DataFrame())}
 
@@ -1263,9 +1284,9 @@ def budget_findings(run: dict, claims_before: pd.DataFrame | None = None, before
     claims = status["claims"]
     tested = claims[claims["verdict"] != NO_DATA]
     if len(tested):
-        counts = tested["verdict"].value_counts()
+        from ..report import claims_tally
         out.append(f"*The paper's claims on the budget run's games* ({len(tested)} of {len(claims)} testable so far): "
-                   + ", ".join(f"{n} {v}" for v, n in counts.items()) + ".")
+                   + claims_tally(tested, "as the claims table says") + ".")
     else:
         out.append("*The paper's claims on the budget run's games:* none testable yet (no evaluation game stored).")
     if claims_before is not None:
@@ -1289,11 +1310,21 @@ def budget_findings(run: dict, claims_before: pd.DataFrame | None = None, before
         sources = cost.attrs.get("sources", {})
         out.append(f"*The paper preset's cost, extrapolated* (method and per-variant basis under the table): "
                    f"{total['CPU hours']:,.0f} CPU hours, wall hours {walls}; self-play costs of "
-                   f"{sources.get('budget run', 0)} variants from the budget run's own games, "
-                   f"{sources.get('quick run', 0)} from the committed quick run's (none in the budget store yet); "
+                   f"{sources.get('budget run', 0)} variants from the budget run's own games"
+                   + (f", {sources['quick run']} from the committed quick run's (theirs are not in the budget "
+                      f"store)" if sources.get("quick run", 0) else "") + "; "
                    f"the search's cost an iteration from {sources.get('final games', 0)} variants' stored "
                    f"final-comparison games, the others' from evaluation games.")
     return "\n".join(f"- {line}" for line in out)
+
+
+def with_holm_over_tested(claims: pd.DataFrame) -> pd.DataFrame:
+    """A claims table (``claims_table``, ``budget_claims``) with Holm's correction over its tested claims
+    (``report.with_holm``: ``p (Holm)`` and ``verdict (Holm)``); an untested claim (no p) keeps its verdict and
+    counts in no family.  "upheld" becomes "not decided" when its corrected p is not below 5%; "not upheld" (a
+    significant result against the claim) stays as it is, as notebook 00 keeps it."""
+    from ..report import with_holm
+    return with_holm(claims, p_column="p_value")
 
 
 def budget_cost_note(run: dict) -> str:

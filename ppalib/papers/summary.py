@@ -76,9 +76,11 @@ CELL_COLUMNS = ["paper", "budget", "cell", "measure", "games", "ours", "ci_low",
                 "paper_playouts", "paper_budget"]
 CLAIM_COLUMNS = ["paper", "budget", "claim", "sentence", "ours", "p_value", "p_holm", "verdict", "verdict_holm",
                  "outcome", "paper_budget"]
-#: The claims a paper's notebook corrects together (Holm), where not all of the paper's: notebook 02 corrects each
-#: budget's table of claims on its own, so the report does too and shows the notebook's corrected p.
-HOLM_FAMILY = {"ppaf2016": "budget"}
+#: The claims a paper's notebook corrects together (Holm), where not all of the paper's, as a function of the
+#: claims table giving each claim's family: notebook 02 corrects each budget's table of claims on its own, notebook
+#: 04 its own run's table and the budget run's apart; the report does the same and shows the notebooks' corrected p.
+HOLM_FAMILY = {"ppaf2016": lambda claims: claims["budget"],
+               "soemers2019": lambda claims: claims["budget"].str.endswith("(budget run)")}
 #: A claim's outcome after Holm's correction (Soemers 2019's module still says "not upheld" for a failed claim).
 OUTCOMES = ("upheld", "contradicted", "higher than the paper", "lower than the paper", "not decided", "not upheld",
             "untested")
@@ -315,14 +317,14 @@ def _outcome(verdict) -> str:
     return verdict if verdict in OUTCOMES else "not upheld"
 
 
-def _with_holm(claims: pd.DataFrame, family: str | None = None) -> pd.DataFrame:
+def _with_holm(claims: pd.DataFrame, family=None) -> pd.DataFrame:
     """One paper's claims with Holm's correction (``p_holm``, ``verdict_holm``) and the outcome after it: over all
-    of them, or over each group of equal ``family`` column values (``HOLM_FAMILY``); untested claims (no p) stay out
-    of the family."""
+    of them, or over each group of claims with equal ``family(claims)`` (``HOLM_FAMILY``); untested claims (no p)
+    stay out of the family."""
     claims = claims.copy()
     claims["p_holm"] = np.nan
     claims["verdict_holm"] = ""
-    groups = claims.groupby(family, sort=False).groups.values() if family else [claims.index]
+    groups = claims.groupby(family(claims), sort=False).groups.values() if family else [claims.index]
     for rows in groups:
         part = claims.loc[rows]
         p = pd.to_numeric(part["p_value"], errors="coerce").to_numpy(dtype=float)
@@ -524,7 +526,7 @@ def closing_note(gathered: Gathered) -> str:
                     if source.paper == "soemers2019" else f"{head}: no cell of the paper's grid in what was read.")
         if first["claims"]:
             counts = ", ".join(f"{first[f'claims {o}']} {o}" for o in OUTCOMES if first[f"claims {o}"])
-            family = (f"over each {HOLM_FAMILY[source.paper]}'s claims, {first['claims']} in all"
+            family = (f"over the claims its notebook corrects together, {first['claims']} in all"
                       if source.paper in HOLM_FAMILY else f"over its {first['claims']}")
             text += f" Claims after Holm's correction {family}: {counts}."
         paragraphs.append(text + f" Why: see {first['notebook']}.")
