@@ -103,7 +103,9 @@ def test_significant_gain_needs_the_best_strategy_significantly_above_half():
     assert "Combine Max 75.0%" in row["ours"] and "150/200 games at checkpoint 10" in row["ours"]
     assert "binomial" in row["test"] and "Bonferroni x4" in row["test"] and "p=" in row["test"]
     flat = r.claims_table(evaluations(default=100), slowdowns())
-    assert verdict(flat, "significant_gain", "Breakthrough") == r.NOT_UPHELD
+    assert verdict(flat, "significant_gain", "Breakthrough") == r.NOT_DECIDED  # 50%: no gain shown, none refuted
+    below = r.claims_table(evaluations(default=60), slowdowns())               # 30%, even the best strategy
+    assert verdict(below, "significant_gain", "Breakthrough") == r.NOT_UPHELD
     # a variant not run is untested, the others still tested
     partial = r.claims_table(evaluations({("Othello", "grown", None): 150}, default=100,
                                          variants=["Othello", "Yavalath"]), slowdowns())
@@ -126,7 +128,11 @@ def test_smaller_gain_is_tested_against_the_significant_gain_variants_and_can_fa
     assert verdict(larger, "smaller_gain", "Knightthrough") == r.NOT_UPHELD  # 100% against 90%
     data = evaluations({("Connect Four", "grown", None): 150}, default=100)
     table = r.claims_table(data, slowdowns())
-    assert verdict(table, "smaller_gain", "all") == r.NOT_UPHELD             # 1 of 3
+    assert verdict(table, "smaller_gain", "all") == r.NOT_DECIDED            # 1 of 3, the others level
+    data = evaluations({("Connect Four", "grown", None): 150, ("Hex (7x7)", "grown", None): 40,
+                        ("Knightthrough", "grown", None): 40}, default=100)
+    table = r.claims_table(data, slowdowns())
+    assert verdict(table, "smaller_gain", "all") == r.NOT_UPHELD             # 2 of 3 significantly below 50%
 
 
 def test_gomoku_no_change_and_yavalath_worse():
@@ -150,7 +156,10 @@ def test_gomoku_no_change_and_yavalath_worse():
                                         ("Yavalath", "grown", None): 60, ("Yavalath", "grown", "combine_max"): 95},
                                        default=100), slowdowns())
     assert verdict(table, "no_change", "Gomoku") == r.NOT_UPHELD
-    assert verdict(table, "significantly_worse", "Yavalath") == r.NOT_UPHELD  # one strategy near 50%
+    assert verdict(table, "significantly_worse", "Yavalath") == r.NOT_DECIDED  # one strategy near 50%
+    above = r.claims_table(evaluations({("Yavalath", "grown", None): 60, ("Yavalath", "grown", "combine_max"): 150},
+                                       default=100), slowdowns())
+    assert verdict(above, "significantly_worse", "Yavalath") == r.NOT_UPHELD  # one significantly above 50%
     one = evaluations(default=100)
     one = one[(one["stage"] != "grown") | (one["checkpoint"] == GROWN[-1])]
     assert r.claims_table(one, slowdowns())["verdict"][lambda v: v.str.startswith("untested: one")].size >= 1
@@ -159,7 +168,9 @@ def test_gomoku_no_change_and_yavalath_worse():
 def test_correlation_based_never_worse_and_better_somewhere():
     fair = r.claims_table(evaluations(default=100), slowdowns())
     assert verdict(fair, "correlation_never_worse") == r.UPHELD
-    assert verdict(fair, "correlation_better_somewhere") == r.NOT_UPHELD
+    assert verdict(fair, "correlation_better_somewhere") == r.NOT_DECIDED  # no lead found: nothing decided
+    behind = {(v, "grown", "correlation_based"): 40 for v in r.VARIANTS}      # 20% against 55% everywhere
+    assert verdict(r.claims_table(evaluations(behind), slowdowns()), "correlation_better_somewhere") == r.NOT_UPHELD
     assert "Holm" in fair.loc[fair["claim_id"] == "correlation_never_worse", "test"].iloc[0]
     assert "30 comparisons" in fair.loc[fair["claim_id"] == "correlation_never_worse", "test"].iloc[0]
     behind = r.claims_table(evaluations({("Othello", "grown", "correlation_based"): 50}, default=100), slowdowns())
@@ -177,7 +188,7 @@ def test_correlation_based_never_worse_and_better_somewhere():
     extra = longer[(longer["stage"] == "grown") & (longer["strategy"] == "correlation_based")
                    & (longer["checkpoint"] == last)].assign(checkpoint=last * 4, wins=190)
     table = r.claims_table(pd.concat([longer, extra], ignore_index=True), slowdowns())
-    assert verdict(table, "correlation_better_somewhere") == r.NOT_UPHELD
+    assert verdict(table, "correlation_better_somewhere") == r.NOT_DECIDED
     assert f"checkpoint {last}:" in table.loc[table["claim_id"] == "correlation_better_somewhere", "ours"].iloc[0]
 
 
@@ -255,10 +266,17 @@ def test_pruned_claims():
     assert verdict(table, "pruned_gain", "Knightthrough") == r.UPHELD
     assert verdict(table, "pruned_yavalath_improved", "Yavalath", 0) == r.UPHELD
     assert verdict(table, "pruned_yavalath_still_worse", "Yavalath") == r.UPHELD
-    table = r.claims_table(evaluations(default=100), slowdowns())
+    table = r.claims_table(evaluations(default=100), slowdowns())  # everything level: nothing decided
+    assert verdict(table, "pruned_gain", "Knightthrough") == r.NOT_DECIDED
+    assert verdict(table, "pruned_yavalath_improved", "Yavalath", 0) == r.NOT_DECIDED
+    assert verdict(table, "pruned_yavalath_still_worse", "Yavalath") == r.NOT_DECIDED
+    table = r.claims_table(evaluations({("Knightthrough", "pruned", None): 40, ("Yavalath", "pruned", None): 150,
+                                        ("Yavalath", "grown", None): 40}), slowdowns())  # each significantly against
     assert verdict(table, "pruned_gain", "Knightthrough") == r.NOT_UPHELD
-    assert verdict(table, "pruned_yavalath_improved", "Yavalath", 0) == r.NOT_UPHELD
     assert verdict(table, "pruned_yavalath_still_worse", "Yavalath") == r.NOT_UPHELD
+    table = r.claims_table(evaluations({("Yavalath", "pruned", None): 40, ("Yavalath", "grown", None): 80}),
+                           slowdowns())
+    assert verdict(table, "pruned_yavalath_improved", "Yavalath", 0) == r.NOT_UPHELD  # pruned significantly worse
 
 
 def test_rates_sum_rows_of_one_condition_and_use_the_wilson_interval():
@@ -345,7 +363,7 @@ def test_gains_on_cells_grown_until_decided_are_judged_by_their_anytime_interval
     fixed = base.assign(wins=np.where(best, 66.0, base["wins"]))
     assert verdict(r.claims_table(fixed, slowdowns()), "significant_gain", "Breakthrough") == r.UPHELD
     assert verdict(r.claims_table(fixed.assign(grown=best), slowdowns()), "significant_gain",
-                   "Breakthrough") == r.NOT_UPHELD
+                   "Breakthrough") == r.NOT_DECIDED
     many = fixed.assign(grown=best, games=np.where(best, 1000.0, 100.0), wins=np.where(best, 660.0, fixed["wins"]))
     assert verdict(r.claims_table(many, slowdowns()), "significant_gain", "Breakthrough") == r.UPHELD
     # "smaller" against the significant-gain variants' pool, by intervals when a cell was grown

@@ -449,13 +449,17 @@ class _Claims:
             return _result()
         best, p, adjusted, k = found
         if self._is_grown(best):  # grown until decided: its anytime-valid interval (Bonferroni over strategies)
-            low, _ = self._interval(best, ALPHA / k)
+            low, high = self._interval(best, ALPHA / k)
             return _result(f"best: {_cell(best)}", f"the best of {k} strategies' anytime-valid "
-                           f"{100 * (1 - ALPHA / k):g}% interval (grown until decided) against 50%: lower bound "
-                           f"{low:.1f}", np.nan, UPHELD if low > 50 else NOT_UPHELD)
-        up = best.win_rate > 50 and adjusted < ALPHA
+                           f"{100 * (1 - ALPHA / k):g}% interval (grown until decided) against 50%: "
+                           f"[{low:.1f}, {high:.1f}]", np.nan,
+                           UPHELD if low > 50 else NOT_UPHELD if high < 50 else NOT_DECIDED)
+        # a gain: upheld when the best strategy is significantly above an even score, not upheld when even the best
+        # is significantly below it, not decided otherwise
+        significant = adjusted < ALPHA
+        verdict = (UPHELD if significant and best.win_rate > 50 else NOT_UPHELD if significant else NOT_DECIDED)
         return _result(f"best: {_cell(best)}", f"two-sided exact binomial test vs 50% of the best of {k} strategies, "
-                       f"p={p:.3g}; Bonferroni x{k}: p={adjusted:.3g}", adjusted, UPHELD if up else NOT_UPHELD)
+                       f"p={p:.3g}; Bonferroni x{k}: p={adjusted:.3g}", adjusted, verdict)
 
     def _smaller_grown(self, best, k, pooled):
         """``smaller_gain`` for a variant when a cell involved was grown until decided: intervals instead of
@@ -518,13 +522,16 @@ class _Claims:
         if not tested:
             return _result()
         significant = [v for v, r in tested if r["verdict"] == UPHELD]
+        against = [v for v, r in tested if r["verdict"] == NOT_UPHELD]  # best significantly below 50%
         need = math.ceil(len(tested) / 2)
+        verdict = (UPHELD if len(significant) >= need else NOT_UPHELD if len(tested) - len(against) < need else
+                   NOT_DECIDED)
         return _result(f"{len(significant)} of {len(tested)} significant"
                        + (f" ({', '.join(significant)})" if significant else ""),
                        f"'often': at least {need} of the {len(tested)} variants run have their best strategy "
                        f"significantly above 50% (two-sided binomial, Bonferroni over strategies; a cell grown "
-                       f"until decided by its anytime-valid interval)", np.nan,
-                       UPHELD if len(significant) >= need else NOT_UPHELD)
+                       f"until decided by its anytime-valid interval); not upheld when too many are significantly "
+                       f"below it for {need} to be above, not decided otherwise", np.nan, verdict)
 
     def no_change(self, row):
         cells = self.rates[(self.rates["stage"] == "grown") & (self.rates["variant"] == row.variant)]
@@ -604,11 +611,14 @@ class _Claims:
         ps = [self._p_vs_half(r) for r in cells.itertuples()]
         best = cells.loc[cells["win_rate"].idxmax()]
         up = all(r.win_rate < 50 for r in cells.itertuples()) and max(ps) < ALPHA
+        # against the claim: a strategy significantly above an even score (one test a strategy, Bonferroni)
+        above = [p for r, p in zip(cells.itertuples(), ps) if r.win_rate > 50 and p * len(ps) < ALPHA]
         which = "every one of" if len(cells) > 1 else "the"
         return _result(f"best: {_cell(best)}", f"two-sided exact binomial test vs 50% (anytime-valid p for a cell "
                        f"grown until decided) for {which} {len(cells)} "
-                       f"strateg{'ies' if len(cells) > 1 else 'y'} (all must be significant: no correction), "
-                       f"largest p={max(ps):.3g}", max(ps), UPHELD if up else NOT_UPHELD)
+                       f"strateg{'ies' if len(cells) > 1 else 'y'} (all must be significant: no correction; not "
+                       f"upheld when one is significantly above 50%, Bonferroni over them), largest p={max(ps):.3g}",
+                       max(ps), UPHELD if up else NOT_UPHELD if above else NOT_DECIDED)
 
     def significantly_worse(self, row):
         return self._all_below_half("grown", row.variant)
@@ -672,7 +682,10 @@ class _Claims:
         ours = (f"significantly better in {len(better)} of {len(pairs)} comparisons; "
                 + (f"most significant {self._pair_text(shown)}; " if better else "")
                 + "largest lead " + self._pair_text(lead))
-        return _result(ours, self._pair_test(pairs), shown[4], UPHELD if better else NOT_UPHELD)
+        # not upheld only when it is significantly behind in every comparison; no lead found decides nothing
+        behind_everywhere = all(p[1].win_rate < p[2].win_rate and p[4] < ALPHA for p in pairs)
+        return _result(ours, self._pair_test(pairs), shown[4],
+                       UPHELD if better else NOT_UPHELD if behind_everywhere else NOT_DECIDED)
 
     def _reference(self, cell, percent, kind):
         """A cell against the paper's percentage as a fixed reference (the games behind it are not stated): an
@@ -727,7 +740,7 @@ class _Claims:
         p = self._p_vs_half(cell)
         return _result(_cell(cell), f"two-sided exact binomial test vs 50% (anytime-valid p if grown until "
                        f"decided; Correlation-based, as Fig. 8), "
-                       f"p={p:.3g}", p, UPHELD if cell.win_rate > 50 and p < ALPHA else NOT_UPHELD)
+                       f"p={p:.3g}", p, NOT_DECIDED if p >= ALPHA else UPHELD if cell.win_rate > 50 else NOT_UPHELD)
 
     def pruned_yavalath_improved(self, row):
         if row.quantity == "slowdown":
@@ -744,10 +757,9 @@ class _Claims:
             return _result()
         grown, pruned = grown.iloc[0], pruned.iloc[0]
         p = _fisher_p(pruned, grown)
-        up = pruned.win_rate > grown.win_rate and p < ALPHA
+        verdict = NOT_DECIDED if p >= ALPHA else UPHELD if pruned.win_rate > grown.win_rate else NOT_UPHELD
         return _result(f"pruned: {_cell(pruned)}; grown: {_cell(grown)}", f"two-sided Fisher exact test (two "
-                       f"proportions), pruned vs grown final checkpoint (Correlation-based), p={p:.3g}", p,
-                       UPHELD if up else NOT_UPHELD)
+                       f"proportions), pruned vs grown final checkpoint (Correlation-based), p={p:.3g}", p, verdict)
 
     def pruned_yavalath_still_worse(self, row):
         return self._all_below_half("pruned", row.variant, "correlation_based")
@@ -763,19 +775,24 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
     One row per claim row of the CSV (the ``design`` rows only phrase the claims), columns ``claim_id``,
     ``variant``, ``claim``, ``paper`` (the paper's words, with its number where it gives one, and where),
     ``ours`` (value with its 95% interval and the games behind it), ``test`` (named, with its p-value),
-    ``p_value`` and ``verdict`` ("upheld", "not upheld", or "untested: ..." when we have no data for it).
-    Every test is two-sided at alpha = 0.05; "the final checkpoint" is the largest one we ran.
+    ``p_value`` and ``verdict`` ("upheld", "not upheld", "not decided", or "untested: ..." when we have no data
+    for it).  Every test is two-sided at alpha = 0.05; "the final checkpoint" is the largest one we ran.  A claim
+    tested on win rates is "not upheld" only when the games find significantly against it, and "not decided" when
+    they find neither way (a verdict must be able to come out both ways); the slowdown claims, which have no
+    sampling error, are upheld or not.
 
     Operational tests for the qualitative claims:
 
     * significant_gain (Fig. 4): the best strategy's final win rate is above 50% and its exact binomial test
-      against 50% is significant after a Bonferroni correction for picking the best of the k strategies (p x k).
+      against 50% is significant after a Bonferroni correction for picking the best of the k strategies (p x k);
+      not upheld when even the best is significantly below 50%.
     * smaller_gain (Fig. 4): per variant, "smaller" tested: the best strategy's final win rate against the pooled
       best final rates of the significant-gain variants (Fisher's exact test, two-sided): upheld when
       significantly smaller while above an even score, not upheld when significantly larger or significantly below
       50% (a loss is no gain), "not decided" otherwise (on cells grown until decided, by intervals:
       ``_smaller_grown``); the group row ("all")
-      is upheld when at least half of the variants run are significant by the significant_gain test.
+      is upheld when at least half of the variants run are significant by the significant_gain test, not upheld
+      when so many are significantly below 50% that half cannot be.
     * no_change (Gomoku): an equivalence, per strategy the final checkpoint's win rate minus the first's: upheld
       when every strategy's difference lies within +-``report.EQUIVALENCE_MARGIN`` (two-sample equivalence,
       ``report.equivalence_claim_verdict``: each at alpha, an intersection-union test), not upheld when Fisher's
@@ -784,13 +801,15 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
       cells), the fixed-sample tests are not valid: the difference's bounds come from each cell's 97.5% interval
       (anytime-valid for a grown cell), a conservative 95% interval (``_no_change_grown``).
     * significantly_worse (Yavalath): every strategy's final win rate is significantly below 50% (intersection-
-      union: each test at alpha, no correction needed).
+      union: each test at alpha, no correction needed); not upheld when one is significantly above 50% (Bonferroni
+      over the strategies).
     * correlation_never_worse / correlation_better_somewhere: Fisher's exact test of Correlation-based against
       each other strategy at the last checkpoint both have (equal self-play games, so a strategy trained longer
       in a run is not compared at a later policy than the other's), in every game, Holm-adjusted over all those
       comparisons
       (multiple comparisons: 3 per game, up to 30); "never worse" is upheld when no adjusted test finds it
-      significantly behind, "better somewhere" when one finds it significantly ahead.
+      significantly behind, "better somewhere" when one finds it significantly ahead (not upheld only when every
+      one finds it significantly behind).
     * greedy_competitive (40%) and handmade_win_rate (93%): the paper's rate is a fixed reference (the games
       behind it are not stated): an equivalence claim (``report.equivalence_claim_verdict``, +-10 points):
       upheld when ours (the best strategy's, for the greedy agent) lies within the margin, "higher/lower than
@@ -799,8 +818,8 @@ def claims_table(evaluations: pd.DataFrame | None, slowdowns: pd.DataFrame | Non
       slowdown numbers (8x, 30x) are upheld within a factor ``SLOWDOWN_TOLERANCE`` (no sampling error exists for
       them, and they depend on how fast the game's own code is).
     * pruned_gain, pruned_yavalath_* (Fig. 8, which like Fig. 5 shows the Correlation-based set): the pruned
-      set's final win rate against 50% (binomial), against the grown set's final (Fisher), and its slowdown
-      against the grown set's.
+      set's final win rate against 50% (binomial), against the grown set's final (Fisher), each not upheld when
+      significant the other way, and its slowdown against the grown set's.
     """
     paper = paper_claims()
     design = _design(paper)
@@ -946,9 +965,23 @@ def _final_row(r) -> dict:
 
 
 def _sorted_final(table: pd.DataFrame) -> pd.DataFrame:
+    """A final-comparison table in the notebook's order, with the key of its ``ours`` and ``verdict`` columns."""
+    from ..report import with_key
     order = {v: i for i, v in enumerate(VARIANTS)}
-    return table.sort_values(["Ludii seconds", "variant", "agent", "rules"], ascending=[False, True, True, True],
-                             key=lambda s: s.map(order) if s.name == "variant" else s).reset_index(drop=True)
+    table = table.sort_values(["Ludii seconds", "variant", "agent", "rules"], ascending=[False, True, True, True],
+                              key=lambda s: s.map(order) if s.name == "variant" else s).reset_index(drop=True)
+    return with_key(table, FINAL_KEY)
+
+
+#: The key under a final-comparison table's Markdown file (``report.with_key``).
+FINAL_KEY = ("`ours` reads our win % against the `paper` column: where the paper gives a direction against UCT "
+             "(higher, level, lower), against an even score: level when the 95% interval lies within "
+             f"±{EQUIVALENCE_MARGIN:g} points of 50%, else higher / lower when it excludes 50%, else undecided; where it gives a value (the greedy agent's 40%, the hand-made agent's 93%), \"within "
+             f"{EQUIVALENCE_MARGIN:g} points of it\" when the interval of ours minus it lies inside "
+             f"±{EQUIVALENCE_MARGIN:g}, higher / lower when it excludes it; \"close to 0%\" is read as the region "
+             f"below {EQUIVALENCE_MARGIN:g}%: within it when the interval lies below, higher when above. `verdict`: as "
+             "the paper when `ours` says what the paper says, not as the paper when it says otherwise, undecided "
+             "when ours is. \"anytime\": the interval of a cell grown until decided.")
 
 
 def final_table(evaluations: pd.DataFrame | None, stage: str = "final_equal_time") -> pd.DataFrame:
