@@ -29,8 +29,9 @@ whether we played the paper's playouts and board: a cell at another budget (PPAF
 paper's 10,000) is compared all the same, but a difference there is expected.  Soemers 2019 publishes curves,
 not a table: it is judged by its claims only.
 
-Claims: each paper's claims as its module tests them, with the raw p and the Holm-corrected p over all of that
-paper's claims (both budgets together), and the verdict after the correction.  Cells are not corrected for
+Claims: each paper's claims as its module tests them, with the raw p and the Holm-corrected p over the claims its
+notebook corrects together (``HOLM_FAMILY``: all of the paper's, or each budget's or run's), and the verdict after
+the correction.  Cells are not corrected for
 multiplicity: each is one test at 5%, so among n cells that truly agree, up to about 5% may still be called
 "higher" or "lower"; the report says so beside the counts.
 """
@@ -405,7 +406,7 @@ def cells_table(gathered: Gathered) -> pd.DataFrame:
 
 
 def claims_table(gathered: Gathered) -> pd.DataFrame:
-    """Every claim tested: paper, budget, claim, ours, raw p, Holm-corrected p (over the paper's claims), the
+    """Every claim tested: paper, budget, claim, ours, raw p, Holm-corrected p (``HOLM_FAMILY``), the
     verdict before and after the correction, and the outcome."""
     c = gathered.claims
     return pd.DataFrame({"notebook": c["paper"].map(lambda p: PAPERS[p][0]), "budget": c["budget"],
