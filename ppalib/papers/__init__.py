@@ -230,7 +230,8 @@ def code_versions_line(frame) -> str:
     per = frame.groupby("code_version").agg(games=("condition_id", "size"), cells=("condition_id", "nunique"),
                                             seconds=("seconds", "sum"))
     return "* **Which code played them**: " + "; ".join(
-        f"`{version.split('+')[-1][:8]}` {int(r.games):,} games in {int(r.cells)} cells ({r.seconds:,.0f} CPU s)"
+        f"`{version.split('+')[-1][:8]}` {int(r.games):,} games in {int(r.cells)} cell{'s' if r.cells != 1 else ''} "
+        f"({r.seconds:,.0f} CPU s)"
         for version, r in per.iterrows()) + "."
 
 
