@@ -202,7 +202,6 @@ def headline(table: pd.DataFrame) -> pd.DataFrame:
                  "verdict", "margin", "games_to_decide", "test"]]
 
 
-
 def headline_layout(head: pd.DataFrame) -> pd.DataFrame:
     """``headline`` for a reader (the notebook and ``headline.md``): ours with its interval in one column, the
     verdict's margin in its header, every p in full (``report.to_markdown`` writes four significant digits)."""
@@ -213,6 +212,7 @@ def headline_layout(head: pd.DataFrame) -> pd.DataFrame:
                                              for r in head.itertuples()],
         "paper (%)": head["paper_optimal_draws"], f"verdict (±{margin:g} points)": head["verdict"],
         "games to decide": head["games_to_decide"], "p (two-sided)": head["p_value"], "test": head["test"]})
+
 
 #: Mehat & Vittaut 2013, section 7 (quoted as printed).
 ADAPTS_CLAIM = ("the player adapts successfully its use of RAVE to the game at hand (adaptive, margin 0, against the "

@@ -116,13 +116,24 @@ def settings(preset: str = "quick", **overrides) -> dict:
     return result
 
 
+def best_cells(cells: pd.DataFrame) -> pd.DataFrame:
+    """Per (table, algorithm) of the paper's ``cells``, its best cell: the first of the maxima of the paper's value
+    in the transcribed table's order (ties, as Table 8's, go to the first)."""
+    return cells.loc[cells.groupby(["table", "algorithm"], sort=False)["paper_win_rate"].idxmax().values]
+
+
+def parameter_label(algorithm: str, value: float) -> str:
+    """``alpha=0.32`` (PPA, PPAF) or ``k=4`` (MAST, MASTF)."""
+    return f"{'alpha' if algorithm.startswith('ppa') else 'k'}={value:g}"
+
+
 def claim_cells(s: dict) -> pd.DataFrame:
     """The paper's cells its claims rest on, among the tables of settings ``s``: per game of ``CLAIMS``, the best
     cell (by the paper's value) against UCT of each algorithm a claim there compares, and MAST's and MASTF's best
     cells against PPAF(1.28) (Tables 4 and 9)."""
     cells = paper_cells()
     cells = cells[cells["table"].isin(s["tables"])]
-    best = cells.loc[cells.groupby(["table", "algorithm"], sort=False)["paper_win_rate"].idxmax().values]
+    best = best_cells(cells)
     wanted = {(game, algorithm) for _, a, b, games in CLAIMS for game in games for algorithm in (a, b)}
     compared = pd.Series([(g, a) in wanted for g, a in zip(best["game"], best["algorithm"])], index=best.index)
     against_uct = best[(best["opponent"] == "uct") & compared]
@@ -135,8 +146,7 @@ def selected_cells(s: dict) -> pd.DataFrame:
     cells = paper_cells()
     cells = cells[cells["table"].isin(s["tables"])]
     if s["grid"] == "best":
-        best = cells.groupby(["table", "algorithm"], sort=False)["paper_win_rate"].idxmax()
-        cells = cells.loc[best.values]
+        cells = best_cells(cells)
     return cells.reset_index(drop=True)
 
 
@@ -270,11 +280,10 @@ def table_layout(long: pd.DataFrame, table: int, playouts: int | None = None) ->
     if cells.empty:
         return pd.DataFrame()
     cells = cells.assign(cell=cells.apply(format_cell, axis=1) + cells["same_playouts"].map({True: "", False: " †"}),
-                         parameter_label=cells.apply(lambda r: f"{'alpha' if r.algorithm.startswith('ppa') else 'k'}"
-                                                             f"={r.value:g}", axis=1))
+                         parameter_label=[parameter_label(a, v) for a, v in zip(cells["algorithm"], cells["value"])])
     layout = cells.set_index("algorithm")
     paper = paper_cells()
-    paper = paper[paper["table"] == table]
+    best = best_cells(paper[paper["table"] == table]).set_index("algorithm")  # the cells the "best" grid plays
     rows, columns = [], []
     for algorithm in [a for a in ALGORITHMS if a in layout.index]:
         row = {"Algorithm": algorithm.upper()}
@@ -283,11 +292,8 @@ def table_layout(long: pd.DataFrame, table: int, playouts: int | None = None) ->
             row[r.parameter_label] = r.cell
             if r.parameter_label not in columns:
                 columns.append(r.parameter_label)
-        # the first of the maxima in the transcribed table's order: the cell the "best" grid plays (``selected_cells``)
-        mine = paper[paper["algorithm"] == algorithm]
-        best = mine.loc[mine["paper_win_rate"].idxmax()]
-        name = "alpha" if algorithm.startswith("ppa") else "k"
-        row["paper's best"] = f"{best.paper_win_rate:.1f} ({name}={best.value:g})"
+        row["paper's best"] = (f"{best.at[algorithm, 'paper_win_rate']:.1f} "
+                               f"({parameter_label(algorithm, best.at[algorithm, 'value'])})")
         rows.append(row)
     from ..report import EQUIVALENCE_MARGIN, margin_header, with_key
     frame = pd.DataFrame(rows).set_index("Algorithm").reindex(columns=columns + ["paper's best"]).fillna("")
@@ -548,6 +554,7 @@ def _head_to_head_line(long: pd.DataFrame, budgets: list[int]) -> str:
               for b in budgets}
     (w1, n1), (w2, n2) = (pooled[b] for b in budgets)
     p_value = fisher_exact([[round(w1), n1 - round(w1)], [round(w2), n2 - round(w2)]]).pvalue
+
     def label(r):
         return f"Table {int(r.table)} {r.algorithm.upper()}({r.value:g})"
 

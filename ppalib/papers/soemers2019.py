@@ -180,11 +180,11 @@ def ludii_budget(seconds: float = PAPER_SECONDS) -> pd.DataFrame:
     Derivation (the table ``data/paper/soemers2019_ludii_budget.csv``; how it was measured: ``data/paper/README.md``):
     Ludii 1.3.12's UCT, one search thread, timed on a 2-core machine like ours, ran ``ludii_iterations_5s_low`` to
     ``_high`` iterations in one 5 s move from the start position (the two garbage collectors tried: the range is
-    the collector's: 1.05-1.48x at 5 s, 1.10-1.81x in the 1 s rates).  The paper's engine (Ludii of early 2019) and hardware are unknown, so this is an
-    order of magnitude: we take the geometric mean of the two ends, to two significant figures
-    (``iterations_5s``), and scale it linearly to ``seconds`` (``iterations``: at least 1).  Linear because a
-    search's iterations a second hardly change with its length once warmed up (the 1 s rates agree within the
-    ranges)."""
+    the collector's: 1.05-1.48x at 5 s, 1.10-1.81x in the 1 s rates).  The paper's engine (Ludii of early 2019)
+    and hardware are unknown, so this is an order of magnitude: we take the geometric mean of the two ends, to two
+    significant figures (``iterations_5s``), and scale it linearly to ``seconds`` (``iterations``: at least 1).
+    Linear because a search's iterations a second hardly change with its length once warmed up (the 1 s rates agree
+    within the ranges)."""
     seconds = float(seconds)
     if not math.isfinite(seconds) or seconds <= 0:
         raise ValueError(f"seconds={seconds!r} must be a positive number of seconds")

@@ -172,7 +172,7 @@ def _ppaf2016(source: Source, data) -> tuple[pd.DataFrame, pd.DataFrame]:
     opponent = ["UCT" if r.opponent == "uct" else f"PPAF({r.opponent_alpha:g})" for r in ran.itertuples()]
     cells = pd.DataFrame({
         "cell": [f"Table {r.table:g} {module.TITLES.get(r.game, r.game)} {r.size:g}x{r.size:g}: "
-                 f"{r.algorithm.upper()}({'alpha' if r.algorithm.startswith('ppa') else 'k'}={r.value:g}) vs {o}"
+                 f"{r.algorithm.upper()}({module.parameter_label(r.algorithm, r.value)}) vs {o}"
                  for r, o in zip(ran.itertuples(), opponent)],
         "measure": "win rate (%)", "games": ran["games"], "ours": ran["win_rate"], "ci_low": ran["ci_low"],
         "ci_high": ran["ci_high"], "paper_value": ran["paper_win_rate"], "paper_games": ran["paper_games"],
@@ -499,7 +499,8 @@ def closing_note(gathered: Gathered) -> str:
                   f"excludes 0, *undecided* otherwise (more games would tell). Each cell is one test at 5%, not "
                   f"corrected for multiplicity: among cells that truly agree, about 1 in 20 may still be called "
                   f"higher or lower. Claims are corrected by Holm's method over the claims each paper's notebook "
-                  f"corrects together (raw and corrected p in the claims table); a claim counts as upheld or contradicted only after the correction."]
+                  f"corrects together (raw and corrected p in the claims table); a claim counts as upheld or "
+                  f"contradicted only after the correction."]
     for source in gathered.sources:
         rows = summary[summary["notebook"] == notebook_link(source.paper)]
         first = rows.iloc[0]
