@@ -61,3 +61,31 @@ def test_go_family_context_code_is_the_four_neighbour_pattern_relative_to_the_mo
         # White to move at c1 (cell 2): west b1 empty, east d1 empty, south off (3), north c2 enemy (2).
         assert game.move_code(s, 2, True) % 256 == 16 * 3 + 64 * 2
         assert game.move_code(s, 2, True) // 256 == game.move_code(s, 2)
+
+
+def test_domineering_bitboard_context_bits_equal_the_cell_by_cell_reads_in_random_games():
+    """The bitboard engine's context bits (``_context_bits_bitboard``, boards of at most 64 cells) against the
+    cell-by-cell reads (``_context_bits_cells``, which larger boards use): every free anchor of both players in
+    every position of 40 random games a size, 2x2 to 8x8 (the edges, the corners and the 8x8 board's top bits)."""
+    import numpy as np
+    from ppalib.games import domineering
+    checked = 0
+    for size in range(2, 9):
+        game = make_game("domineering", size)
+        spec = game.spec
+        rng = np.random.default_rng(size)
+        for _ in range(40):
+            state = game.initial_state()
+            while True:
+                for player in (0, 1):
+                    for anchor in range(size * size):
+                        if domineering.slot_code(spec, state, anchor, player, False) < 0:
+                            continue
+                        assert (domineering._context_bits_bitboard(spec, state, anchor, player)
+                                == domineering._context_bits_cells(spec, state, anchor, player)), (size, anchor)
+                        checked += 1
+                moves = game.legal_moves(state)
+                if len(moves) == 0:
+                    break
+                state = game.play(state, moves[int(rng.integers(len(moves)))])
+    assert checked > 20_000

@@ -331,12 +331,16 @@ def test_restart_from_saved_root_codes_equals_start_after_the_weights_change(nam
 
 @pytest.mark.parametrize("name,size,options", [("go", 5, {}), ("go", 7, {}), ("atarigo", 6, {}),
                                                ("atarigo", 5, {"suicide": 0}), ("nogo", 6, {}),
-                                               ("misere_nogo", 5, {}), ("hex", 5, {}), ("hex", 4, {"swap": 0})],
+                                               ("misere_nogo", 5, {}), ("hex", 5, {}), ("hex", 4, {"swap": 0}),
+                                               ("domineering", 8, {}), ("domineering", 5, {}),
+                                               ("misere_domineering", 6, {})],
                          ids=["go5", "go7", "atarigo6", "atarigo5-suicide0", "nogo6", "misere_nogo5", "hex5",
-                              "hex4-swap0"])
+                              "hex4-swap0", "domineering8", "domineering5", "misere_domineering6"])
 def test_slot_code_pair_is_slot_code_of_each_player_at_every_slot_of_random_games(name, size, options):
-    """The optional ``slot_code_pair`` (Go's family, Hex) against ``slot_code`` asked for each player: every slot of
-    every position of 150 random games, PPA and PPAF codes (eyes, ko points, strings in atari on the way)."""
+    """The optional ``slot_code_pair`` (Go's family, Hex, Domineering) against ``slot_code`` asked for each player:
+    every slot of every position of 150 random games, PPA and PPAF codes (eyes, ko points, strings in atari on the
+    way; Domineering's legality from its free-anchor bitboards against the board's two cells; its context bits are
+    tested against the cell-by-cell reads in ``test_context_codes.py``)."""
     import inspect
     game = _game(name, size, options)
     module = game.module

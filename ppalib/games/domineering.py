@@ -21,13 +21,16 @@ Engine: on boards of at most 64 cells (the papers' 5x5 and 8x8) the state also h
 64-bit bitboard; the free anchors of a player are ``~occupied & ~(occupied >> step) & mask`` (step n for vertical,
 1 for horizontal dominoes; the mask keeps anchors whose second cell is on the board), listed by increasing cell,
 and ``random_move`` picks the i-th set bit for a uniform i: the same move ``uniform_pick`` takes from the list.
+There the feature codes' six bits are read off shifted bitboards too (``_context_bits_bitboard``), and the
+incremental engine's ``slot_code_pair`` tests legality on the free anchors: the same codes as the cell-by-cell reads
+(``_context_bits_cells``, tested against each other), without a division or a bounds test per cell.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit
+from .._noalloc import inline_jit, noalloc_jit
 from .._rng import random_index
 from ._bits import BITBOARD_MAX_CELLS, ONE, lowest_cell, nth_cell, popcount
 from ._common import before_play_remembers_nothing
@@ -102,7 +105,7 @@ def refresh(spec, state):
         state[H_BOARD + cells] = np.int64(occupied)
 
 
-@noalloc_jit
+@inline_jit
 def _free_anchors(spec, state, player):
     """Bitboard of the anchors where ``player`` can place a domino (bitboard engine)."""
     occupied = np.uint64(state[H_BOARD + spec[S_CELLS]])
@@ -173,24 +176,66 @@ def move_code(spec, state, move, with_context):
     return _code_of(spec, state, move, state[H_TO_MOVE], with_context)
 
 
+@inline_jit
+def _context_bits_bitboard(spec, state, move, player):
+    """The six context bits of ``_code_of`` on the bitboard engine, without a division or a board read: bit k of
+    the code is bit ``move`` of a bitboard holding, at each anchor, whether its k-th side cell is occupied or off
+    the board (the occupied cells shifted onto the anchor, or'ed with the anchors where that cell is off the board,
+    from the spec's anchor masks).  The same bits as ``_context_bits_cells``."""
+    t = spec[S_TABLES]
+    n = np.uint64(spec[S_SIZE])
+    occupied = np.uint64(state[H_BOARD + spec[S_CELLS]])
+    below_last = np.uint64(spec[t + 1])  # anchors with a row above them (r < n - 1)
+    left_of_last = np.uint64(spec[t + 2])  # anchors with a column to their right (c < n - 1)
+    first_col = ~(left_of_last << ONE)  # c == 0 (and the bits past the board, never read)
+    first_row = (ONE << n) - ONE  # r == 0
+    shift = np.uint64(move)
+    if player == 0:  # (r - 1, c), (r + 2, c), (r, c - 1), (r, c + 1), (r + 1, c - 1), (r + 1, c + 1)
+        sides = ((occupied << n) | first_row,
+                 (occupied >> (n + n)) | ~(below_last >> n),
+                 (occupied << ONE) | first_col,
+                 (occupied >> ONE) | ~left_of_last,
+                 (occupied >> (n - ONE)) | first_col,
+                 (occupied >> (n + ONE)) | ~left_of_last)
+    else:  # the transpose: (r, c - 1), (r, c + 2), (r - 1, c), (r + 1, c), (r - 1, c + 1), (r + 1, c + 1)
+        sides = ((occupied << ONE) | first_col,
+                 (occupied >> np.uint64(2)) | ~(left_of_last & (left_of_last >> ONE)),
+                 (occupied << n) | first_row,
+                 (occupied >> n) | ~below_last,
+                 (occupied << (n - ONE)) | first_row,
+                 (occupied >> (n + ONE)) | ~below_last)
+    bits = np.int64(0)
+    for k in range(6):
+        bits |= np.int64((sides[k] >> shift) & ONE) << k
+    return bits
+
+
+@noalloc_jit
+def _context_bits_cells(spec, state, move, player):
+    """The six context bits of ``_code_of`` read cell by cell (any board size; ``_context_bits_bitboard`` gives the
+    same bits on boards of at most 64 cells, tested against this)."""
+    n = spec[S_SIZE]
+    r = move // n
+    c = move % n
+    if player == 0:  # vertical: cells above, below, and left/right of both halves
+        return (_occupied(spec, state, r - 1, c) | _occupied(spec, state, r + 2, c) << 1
+                | _occupied(spec, state, r, c - 1) << 2 | _occupied(spec, state, r, c + 1) << 3
+                | _occupied(spec, state, r + 1, c - 1) << 4 | _occupied(spec, state, r + 1, c + 1) << 5)
+    # horizontal: the transpose
+    return (_occupied(spec, state, r, c - 1) | _occupied(spec, state, r, c + 2) << 1
+            | _occupied(spec, state, r - 1, c) << 2 | _occupied(spec, state, r + 1, c) << 3
+            | _occupied(spec, state, r - 1, c + 1) << 4 | _occupied(spec, state, r + 1, c + 1) << 5)
+
+
 @noalloc_jit
 def _code_of(spec, state, move, player, with_context):
     """``move_code`` for ``player``."""
     code = player * spec[S_CELLS] + move
     if not with_context:
         return code
-    n = spec[S_SIZE]
-    r = move // n
-    c = move % n
-    if player == 0:  # vertical: cells above, below, and left/right of both halves
-        bits = (_occupied(spec, state, r - 1, c) | _occupied(spec, state, r + 2, c) << 1
-                | _occupied(spec, state, r, c - 1) << 2 | _occupied(spec, state, r, c + 1) << 3
-                | _occupied(spec, state, r + 1, c - 1) << 4 | _occupied(spec, state, r + 1, c + 1) << 5)
-    else:  # horizontal: the transpose
-        bits = (_occupied(spec, state, r, c - 1) | _occupied(spec, state, r, c + 2) << 1
-                | _occupied(spec, state, r - 1, c) << 2 | _occupied(spec, state, r + 1, c) << 3
-                | _occupied(spec, state, r - 1, c + 1) << 4 | _occupied(spec, state, r + 1, c + 1) << 5)
-    return 64 * code + bits
+    if spec[spec[S_TABLES]]:
+        return 64 * code + _context_bits_bitboard(spec, state, move, player)
+    return 64 * code + _context_bits_cells(spec, state, move, player)
 
 
 # ---- the incremental legal set (``ppalib.kernels.incremental``): a slot per anchor cell -------------------------
@@ -207,6 +252,29 @@ def slot_code(spec, state, slot, player, with_context):
     if other < 0 or state[H_BOARD + slot] != 0 or state[H_BOARD + other] != 0:
         return -1
     return _code_of(spec, state, slot, player, with_context)
+
+
+@inline_jit
+def slot_code_pair(spec, state, slot, with_context):
+    """``slot_code`` for players 0 and 1 at once (the contract's optional ``slot_code_pair``).  On the bitboard
+    engine, legality is a bit of each player's free anchors (``_free_anchors``) and the context bits come from
+    bitboards too (``_context_bits_bitboard``): the engine-2 playout refreshes several slots a ply, and
+    ``slot_code``'s rows and columns (integer divisions by the board's size) and bounded reads cost more than the
+    rest of a refresh."""
+    if not spec[spec[S_TABLES]]:
+        return slot_code(spec, state, slot, 0, with_context), slot_code(spec, state, slot, 1, with_context)
+    shift = np.uint64(slot)
+    code0 = -1
+    code1 = -1
+    if (_free_anchors(spec, state, 0) >> shift) & ONE:
+        code0 = slot
+        if with_context:
+            code0 = 64 * code0 + _context_bits_bitboard(spec, state, slot, 0)
+    if (_free_anchors(spec, state, 1) >> shift) & ONE:
+        code1 = spec[S_CELLS] + slot
+        if with_context:
+            code1 = 64 * code1 + _context_bits_bitboard(spec, state, slot, 1)
+    return code0, code1
 
 
 before_play = before_play_remembers_nothing  # the domino's two cells follow from the move and the mover
@@ -228,12 +296,14 @@ def dirty_slots(spec, state, move, with_context, memo, out):
     n = spec[S_SIZE]
     player = 1 - state[H_TO_MOVE]  # the mover of ``move``
     count = 0
+    row = move // n  # the move's row and column; its second cell's follow (one division, not one a cell)
+    col = move - row * n
     for half in range(2):
-        cell = move if half == 0 else _second_cell(spec, player, move)
+        cell = move + half * (n if player == 0 else 1)  # the move is legal: its second cell is on the board
         out[count] = cell
         count += 1
-        r = cell // n
-        c = cell % n
+        r = row + half if player == 0 else row
+        c = col + half if player == 1 else col
         if not with_context:  # the free cell above (a vertical anchor) and to the left (a horizontal one)
             if r > 0 and state[H_BOARD + cell - n] == 0:
                 out[count] = cell - n
