@@ -108,7 +108,12 @@ def refresh(spec, state):
 @inline_jit
 def _free_anchors(spec, state, player):
     """Bitboard of the anchors where ``player`` can place a domino (bitboard engine)."""
-    occupied = np.uint64(state[H_BOARD + spec[S_CELLS]])
+    return _free_of(spec, np.uint64(state[H_BOARD + spec[S_CELLS]]), player)
+
+
+@inline_jit
+def _free_of(spec, occupied, player):
+    """``_free_anchors`` with the occupied cells ``occupied`` (a bitboard)."""
     step = np.uint64(spec[S_SIZE] if player == 0 else 1)
     return ~occupied & ~(occupied >> step) & np.uint64(spec[spec[S_TABLES] + 1 + player])
 
@@ -177,33 +182,39 @@ def move_code(spec, state, move, with_context):
 
 
 @inline_jit
-def _context_bits_bitboard(spec, state, move, player):
-    """The six context bits of ``_code_of`` on the bitboard engine, without a division or a board read: bit k of
-    the code is bit ``move`` of a bitboard holding, at each anchor, whether its k-th side cell is occupied or off
-    the board (the occupied cells shifted onto the anchor, or'ed with the anchors where that cell is off the board,
-    from the spec's anchor masks).  The same bits as ``_context_bits_cells``."""
+def _sides(spec, occupied, player):
+    """Six bitboards, one per context bit of ``_code_of``: bit ``anchor`` of the k-th says whether the k-th side cell
+    of ``player``'s domino at ``anchor`` is occupied or off the board (the occupied cells ``occupied`` shifted onto
+    the anchor, or'ed with the anchors where that cell is off the board, from the spec's anchor masks).  Read at a
+    free anchor only (elsewhere the bits mean nothing)."""
     t = spec[S_TABLES]
     n = np.uint64(spec[S_SIZE])
-    occupied = np.uint64(state[H_BOARD + spec[S_CELLS]])
     below_last = np.uint64(spec[t + 1])  # anchors with a row above them (r < n - 1)
     left_of_last = np.uint64(spec[t + 2])  # anchors with a column to their right (c < n - 1)
     first_col = ~(left_of_last << ONE)  # c == 0 (and the bits past the board, never read)
     first_row = (ONE << n) - ONE  # r == 0
-    shift = np.uint64(move)
     if player == 0:  # (r - 1, c), (r + 2, c), (r, c - 1), (r, c + 1), (r + 1, c - 1), (r + 1, c + 1)
-        sides = ((occupied << n) | first_row,
-                 (occupied >> (n + n)) | ~(below_last >> n),
-                 (occupied << ONE) | first_col,
-                 (occupied >> ONE) | ~left_of_last,
-                 (occupied >> (n - ONE)) | first_col,
-                 (occupied >> (n + ONE)) | ~left_of_last)
-    else:  # the transpose: (r, c - 1), (r, c + 2), (r - 1, c), (r + 1, c), (r - 1, c + 1), (r + 1, c + 1)
-        sides = ((occupied << ONE) | first_col,
-                 (occupied >> np.uint64(2)) | ~(left_of_last & (left_of_last >> ONE)),
-                 (occupied << n) | first_row,
-                 (occupied >> n) | ~below_last,
-                 (occupied << (n - ONE)) | first_row,
-                 (occupied >> (n + ONE)) | ~below_last)
+        return ((occupied << n) | first_row,
+                (occupied >> (n + n)) | ~(below_last >> n),
+                (occupied << ONE) | first_col,
+                (occupied >> ONE) | ~left_of_last,
+                (occupied >> (n - ONE)) | first_col,
+                (occupied >> (n + ONE)) | ~left_of_last)
+    # the transpose: (r, c - 1), (r, c + 2), (r - 1, c), (r + 1, c), (r - 1, c + 1), (r + 1, c + 1)
+    return ((occupied << ONE) | first_col,
+            (occupied >> np.uint64(2)) | ~(left_of_last & (left_of_last >> ONE)),
+            (occupied << n) | first_row,
+            (occupied >> n) | ~below_last,
+            (occupied << (n - ONE)) | first_row,
+            (occupied >> (n + ONE)) | ~below_last)
+
+
+@inline_jit
+def _context_bits_bitboard(spec, state, move, player):
+    """The six context bits of ``_code_of`` on the bitboard engine, without a division or a board read: bit k is
+    bit ``move`` of the k-th of ``_sides``.  The same bits as ``_context_bits_cells``."""
+    sides = _sides(spec, np.uint64(state[H_BOARD + spec[S_CELLS]]), player)
+    shift = np.uint64(move)
     bits = np.int64(0)
     for k in range(6):
         bits |= np.int64((sides[k] >> shift) & ONE) << k
@@ -288,13 +299,43 @@ _CONTEXT_READERS_DR = (0, -1, 1, -2, 0, 0, -1, -1, 0, 1)
 _CONTEXT_READERS_DC = (0, 0, 0, 0, 1, -1, 1, -1, -2, -1)
 
 
+@inline_jit
+def _changed_anchors(spec, state, move, player, with_context, out):
+    """``dirty_slots`` on the bitboard engine: exactly the anchors whose code changed for a player, in increasing
+    order.  The occupied cells before the move are those after it less the domino's two; an anchor's code changed
+    when it stopped being free, or (with context) when it is still free and one of its ``_sides`` bits changed."""
+    after = np.uint64(state[H_BOARD + spec[S_CELLS]])
+    second = move + (spec[S_SIZE] if player == 0 else 1)
+    before = after & ~((ONE << np.uint64(move)) | (ONE << np.uint64(second)))
+    changed = np.uint64(0)
+    for p in range(2):
+        free_after = _free_of(spec, after, p)
+        changed |= _free_of(spec, before, p) & ~free_after
+        if with_context:
+            sides_before = _sides(spec, before, p)
+            sides_after = _sides(spec, after, p)
+            moved = np.uint64(0)
+            for k in range(6):
+                moved |= sides_before[k] ^ sides_after[k]
+            changed |= free_after & moved
+    count = 0
+    while changed:
+        out[count] = lowest_cell(changed)
+        count += 1
+        changed &= changed - ONE
+    return count
+
+
 @noalloc_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
     """The anchors of the dominoes that covered a cell of the one played: its two cells and the free cells above
     (vertical) and to the left (horizontal) of them; with ``with_context`` every free anchor whose domino or
-    context reads either cell (``_CONTEXT_READERS_*``: ten per cell, where a 4 x 4 block was fifteen)."""
+    context reads either cell (``_CONTEXT_READERS_*``: ten per cell, where a 4 x 4 block was fifteen).  On the
+    bitboard engine only the anchors whose code changed (``_changed_anchors``)."""
     n = spec[S_SIZE]
     player = 1 - state[H_TO_MOVE]  # the mover of ``move``
+    if spec[spec[S_TABLES]]:
+        return _changed_anchors(spec, state, move, player, with_context, out)
     count = 0
     row = move // n  # the move's row and column; its second cell's follow (one division, not one a cell)
     col = move - row * n
