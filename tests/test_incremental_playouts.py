@@ -24,11 +24,12 @@ from ppalib.games._common import H_WINNER, ONGOING, S_MAX_PLIES
 from ppalib.kernels import sumtree
 from reference_mcts import ReferenceMCTS
 
-# (name, size, options): the games with an incremental legal set, small boards, the swap rules included
+# (name, size, options): the games with an incremental legal set, small boards, the swap rules included; Domineering
+# also at 8x8 (its bitboard engine's whole 64-bit word) and 9x9 (past the bitboard: the cell-by-cell path)
 INCREMENTAL_GAMES = [("go", 5, {}), ("go", 7, {}), ("atarigo", 6, {}), ("atarigo", 5, {"suicide": 0}),
                      ("nogo", 6, {}), ("misere_nogo", 5, {}), ("hex", 5, {}), ("hex", 4, {"swap": 1}),
                      ("gomoku", 7, {}), ("yavalath", 5, {}), ("yavalath", 5, {"swap": 1}), ("domineering", 6, {}),
-                     ("misere_domineering", 5, {})]
+                     ("misere_domineering", 5, {}), ("domineering", 8, {}), ("domineering", 9, {})]
 GAME_IDS = [f"{name}{size}{''.join(f'-{k}{v}' for k, v in options.items())}" for name, size, options in
             INCREMENTAL_GAMES]
 # Alg. 4 by intervals sums each code's 1 / z_t in another order than the literal walk, and z_t itself in sum-tree
