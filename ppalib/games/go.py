@@ -763,7 +763,7 @@ def _atari_liberty(spec, state, points, q, out, count):
     return count
 
 
-@noalloc_jit
+@inline_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
     """After ``play(move)``: write into ``out`` the cells whose ``slot_code`` may have changed (with repeats, fewer
     than 13 per cell of the board: each captured point's neighbourhood once, a liberty per string) and return their

@@ -72,15 +72,56 @@ def draw(tree, base, size, r):
     unless the right part is empty, and left whenever the right part is empty (the total is > 0).
 
     At each node the walk goes right exactly when ``r >= left`` and (``left <= 0`` or ``right > 0``), taking
-    ``left`` off ``r`` (``_goes_right``).  It takes two levels a step, without branches: the node's two children
-    and four grandchildren are loaded at once, both possible second turns are computed (the right one from
-    ``r - left``) and the first turn picks one, and the index follows from the two turns (a last single level when
-    the depth is odd).  The loads of a step do not wait
-    on its decisions, and no turn is predicted: in a search the learned weights leave many turns to chance, and
-    a mispredicted turn cost more than the step."""
+    ``left`` off ``r`` (``_goes_right``).  It takes three levels a step, without branches: the node's 2 children, 4
+    grandchildren and 8 great-grandchildren are loaded at once; the second turn is computed for both first turns
+    and the third for all four paths (each from ``r`` less that path's left parts, subtracted in the walk's order),
+    then the first turn picks a second and the two pick a third; the index follows from the three turns.  A depth
+    that is not a multiple of three ends with a step of two levels or one.  The loads of a step do not wait on its
+    decisions, and no turn is predicted: in a search the learned weights leave many turns to chance, and a
+    mispredicted turn cost more than the step.  Each turn reads the same ``r`` and the same two sums as a walk of
+    one level at a time, so the slot is the same bit for bit (tests/test_sumtree.py); three levels a step against
+    two: Hex 11x11's walk of 7 levels takes 3 dependent steps instead of 4, an 8x8 board's 2 instead of 3."""
     i = 1
     span = size
-    while span >= 4:
+    while span >= 8:
+        c = base + 2 * i
+        g = base + 4 * i
+        e = base + 8 * i
+        left = tree[nowrap(c)]
+        right = tree[nowrap(c + 1)]
+        a = tree[nowrap(g)]
+        b = tree[nowrap(g + 1)]
+        c2 = tree[nowrap(g + 2)]
+        d = tree[nowrap(g + 3)]
+        e0 = tree[nowrap(e)]
+        e1 = tree[nowrap(e + 1)]
+        e2 = tree[nowrap(e + 2)]
+        e3 = tree[nowrap(e + 3)]
+        e4 = tree[nowrap(e + 4)]
+        e5 = tree[nowrap(e + 5)]
+        e6 = tree[nowrap(e + 6)]
+        e7 = tree[nowrap(e + 7)]
+        first = _goes_right(r, left, right)
+        past = r - left
+        to_b = _goes_right(r, a, b)  # the second turn if the first goes left
+        to_d = _goes_right(past, c2, d)  # if it goes right
+        r_b = r - a  # r on each of the four paths after two turns: left-left is r, right-left is past
+        r_d = past - c2
+        to_e1 = _goes_right(r, e0, e1)  # the third turn on each path
+        to_e3 = _goes_right(r_b, e2, e3)
+        to_e5 = _goes_right(past, e4, e5)
+        to_e7 = _goes_right(r_d, e6, e7)
+        if first:
+            second = to_d
+            third = to_e7 if to_d else to_e5
+            r = (r_d - e6 if to_e7 else r_d) if to_d else (past - e4 if to_e5 else past)
+        else:
+            second = to_b
+            third = to_e3 if to_b else to_e1
+            r = (r_b - e2 if to_e3 else r_b) if to_b else (r - e0 if to_e1 else r)
+        i = 8 * i + 4 * np.int64(first) + 2 * np.int64(second) + np.int64(third)
+        span >>= 3
+    if span == 4:
         c = base + 2 * i
         g = base + 4 * i
         left = tree[nowrap(c)]
@@ -90,14 +131,11 @@ def draw(tree, base, size, r):
         c2 = tree[nowrap(g + 2)]
         d = tree[nowrap(g + 3)]
         first = _goes_right(r, left, right)
-        past = r - left
-        to_b = _goes_right(r, a, b)  # the second turn if the first goes left
-        to_d = _goes_right(past, c2, d)  # if it goes right
+        to_b = _goes_right(r, a, b)
+        to_d = _goes_right(r - left, c2, d)
         second = to_d if first else to_b
-        r = (past - c2 if to_d else past) if first else (r - a if to_b else r)
         i = 4 * i + 2 * np.int64(first) + np.int64(second)
-        span >>= 2
-    if span == 2:
+    elif span == 2:
         left = tree[nowrap(base + 2 * i)]
         right = tree[nowrap(base + 2 * i + 1)]
         i = 2 * i + np.int64(_goes_right(r, left, right))
