@@ -8,18 +8,18 @@ at least
 * one ``exp`` for each code its adapt updates (the distinct codes legal at some ply of the winner's);
 
 and, at each playout ply, a draw from the legal moves' weights and, for each (slot, player) whose code changes (a
-move made illegal, a neighbour's pattern for PPAF), a read of the new code's weight into the sampler.  The first
+move made illegal, a neighbour's pattern for PPAF), a read of the new code's weight into the sampler. The first
 three make the floor without the sampler; what 2x UCT's iteration leaves after it, per ply, is all the draw and the
-code changes may cost ("left a ply for the sampler").  A sum tree's cheapest cost for them is timed here alone: a
-draw whose turns are always the same (a walk with a branch a level, as ``sumtree.draw`` was until dc33b43, has
-every one predicted; the walk since, two levels a step without branches, costs the same on any turns), and per
-code change one weight read and one leaf's update, without the interval totals of the adapt (which any engine
-needs in some form, so leaving them out keeps the floor low).  A cell whose floor without the sampler exceeds 2x
-UCT's iteration is out of reach for any exact engine; one whose left time is less than the sum tree's minimum is
-out of reach on a sum tree; the others are within reach, and the agent's time a ply above the floor says how much
-it spends on what the floor leaves out (the codes' computation, the dirty lists, the records, the restart of the
-sum trees at the root, the adapt's bookkeeping).  Small overcharges remain: a draw is charged at the tree's descent
-plies too, a few an iteration, each 5-8 ns.
+code changes may cost ("left a ply for the sampler"). A sum tree's cheapest cost for them is timed here alone: a
+draw whose turns are always the same (a walk with a branch a level, as ``sumtree.draw`` was until dc33b43, has every
+one predicted; the walks since, without branches, two levels a step and three since 74d8c48, cost the same on any
+turns), and per code change one weight read and one leaf's update, without the interval totals of the adapt (which
+any engine needs in some form, so leaving them out keeps the floor low). A cell whose floor without the sampler
+exceeds 2x UCT's iteration is out of reach for any exact engine; one whose left time is less than the sum tree's
+minimum is out of reach on a sum tree; the others are within reach, and the agent's time a ply above the floor says
+how much it spends on what the floor leaves out (the codes' computation, the dirty lists, the records, the restart
+of the sum trees at the root, the adapt's bookkeeping). Small overcharges remain: a draw is charged at the tree's
+descent plies too, a few an iteration, each 5-8 ns.
 
 The code changes per ply are counted in uniform random playouts (learned playouts differ in length, and a little in
 which moves they play), every slot's codes compared before and after each move; codes adapted are counted per

@@ -203,7 +203,7 @@ def slot_code(spec, state, slot, player, with_context):
 before_play = before_play_remembers_nothing  # a placement changes its own cell
 
 
-@noalloc_jit
+@inline_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
     """The cell played, and with ``with_context`` its empty neighbours."""
     return placement_dirty(spec, state, H_BOARD, spec[S_TABLES] + T_ORTHOS, DIRECTIONS, move, with_context, out)

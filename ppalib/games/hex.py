@@ -359,7 +359,7 @@ def slot_code_pair(spec, state, slot, with_context):
 before_play = before_play_remembers_nothing  # a placement changes its own cell
 
 
-@noalloc_jit
+@inline_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
     """The cell played (with ``with_context`` its empty neighbours too) and, in the first two plies, SWAP's slot
     (legal at ply 1 only); after SWAP itself, which moves the first stone, every slot."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._noalloc import noalloc_jit, nowrap
+from .._noalloc import inline_jit, noalloc_jit, nowrap
 from .._rng import random_index
 from ._common import before_play_remembers_nothing
 from ._common import (DRAW, H_BOARD, H_COUNT0, H_HASH, H_KO, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_CELLS,
@@ -235,7 +235,7 @@ def slot_code(spec, state, slot, player, with_context):
 before_play = before_play_remembers_nothing  # a move changes its own cell (SWAP only colours, which no code reads)
 
 
-@noalloc_jit
+@inline_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
     """The cell played and, in the first two plies, SWAP's slot (legal at ply 1 only, then never again)."""
     if move == SWAP:
