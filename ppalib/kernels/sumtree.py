@@ -65,6 +65,15 @@ def _goes_right(r, left, right):
     return (r >= left) & ((left <= 0.0) | (right > 0.0))
 
 
+@inline_jit
+def _two_levels_below(tree, base, i):
+    """Node ``i``'s two children and four grandchildren: (left, right) then the left child's two and the right's."""
+    c = base + 2 * i
+    g = base + 4 * i
+    return (tree[nowrap(c)], tree[nowrap(c + 1)], tree[nowrap(g)], tree[nowrap(g + 1)], tree[nowrap(g + 2)],
+            tree[nowrap(g + 3)])
+
+
 @noalloc_jit
 def draw(tree, base, size, r):
     """The slot whose cumulative range (in slot order) holds ``r`` in [0, total): the Gibbs draw given ``r`` uniform
@@ -84,15 +93,8 @@ def draw(tree, base, size, r):
     i = 1
     span = size
     while span >= 8:
-        c = base + 2 * i
-        g = base + 4 * i
+        left, right, a, b, c2, d = _two_levels_below(tree, base, i)
         e = base + 8 * i
-        left = tree[nowrap(c)]
-        right = tree[nowrap(c + 1)]
-        a = tree[nowrap(g)]
-        b = tree[nowrap(g + 1)]
-        c2 = tree[nowrap(g + 2)]
-        d = tree[nowrap(g + 3)]
         e0 = tree[nowrap(e)]
         e1 = tree[nowrap(e + 1)]
         e2 = tree[nowrap(e + 2)]
@@ -122,14 +124,7 @@ def draw(tree, base, size, r):
         i = 8 * i + 4 * np.int64(first) + 2 * np.int64(second) + np.int64(third)
         span >>= 3
     if span == 4:
-        c = base + 2 * i
-        g = base + 4 * i
-        left = tree[nowrap(c)]
-        right = tree[nowrap(c + 1)]
-        a = tree[nowrap(g)]
-        b = tree[nowrap(g + 1)]
-        c2 = tree[nowrap(g + 2)]
-        d = tree[nowrap(g + 3)]
+        left, right, a, b, c2, d = _two_levels_below(tree, base, i)
         first = _goes_right(r, left, right)
         to_b = _goes_right(r, a, b)
         to_d = _goes_right(r - left, c2, d)
