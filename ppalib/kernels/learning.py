@@ -123,12 +123,13 @@ def ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp, alph
             j = acc_touched[nowrap(player * ncodes + t)]
             if player == winner:
                 code = j - player * ncodes
+                step = alpha * weight[nowrap(code)] * acc[nowrap(j)]
                 if mark[nowrap(code)] == stamp:  # also met in a list or played: applied with the others below
-                    new_policy[nowrap(code)] -= alpha * weight[nowrap(code)] * acc[nowrap(j)]
+                    new_policy[nowrap(code)] -= step
                 else:
                     # only here: its update reads its own weight alone (no other code's), so it is applied now,
-                    # without going through new_policy (the same value: policy - alpha * weight * acc)
-                    updated = policy[nowrap(code)] - alpha * weight[nowrap(code)] * acc[nowrap(j)]
+                    # without going through new_policy (the same value: policy - step)
+                    updated = policy[nowrap(code)] - step
                     policy[nowrap(code)] = updated
                     weight[nowrap(code)] = math.exp(k * updated)
             acc[nowrap(j)] = 0.0
