@@ -311,15 +311,15 @@ def _buffers(spec, ncodes):
 
 
 @njit(cache=True)
-def playout_then_adapt(spec, root, rng, policy, alpha, with_context, prefix, seq_move_out):
+def playout_then_adapt(spec, root, rng, policy, weight, alpha, with_context, prefix, seq_move_out):
     """For tests: from ``root`` (ongoing), the moves ``prefix`` played as a PPA search plays its tree's descent
     (``tree_ply``, ``advance``; a ply without a legal slot recorded with its list), then one engine-2 Gibbs
-    playout on the weights ``exp(policy)``, then the adapt (``learning.ppa_adapt_incremental``, k = 1) into
-    ``policy``; every move (the prefix's too) goes to ``seq_move_out``.  Returns (plies, winner)."""
+    playout on the weights ``weight`` (``exp(policy)``), then the adapt (``learning.ppa_adapt_incremental``, k = 1)
+    into ``policy`` and ``weight``; every move (the prefix's too) goes to ``seq_move_out``.  Returns (plies,
+    winner)."""
     ncodes = policy.size
     (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
      acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes, log) = _buffers(spec, ncodes)
-    weight = np.exp(policy)
     state = root.copy()
     start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, 0)
     nseq = 0
@@ -349,7 +349,8 @@ def playout_then_adapt(spec, root, rng, policy, alpha, with_context, prefix, seq
         seq_move_out[nowrap(i)] = seq_move[nowrap(i)]
     ppa_adapt_incremental(policy, weight, np.empty(ncodes), np.zeros(ncodes, dtype=np.int64),
                           np.empty(ncodes, dtype=np.int64), 1, alpha, 1.0, seq_player, seq_chosen, seq_off,
-                          seq_codes, nseq, state[H_WINNER], acc, acc_mark, acc_touched, acc_count)
+                          seq_codes, nseq, state[H_WINNER], acc, acc_mark, acc_touched, acc_count,
+                          np.empty(ncodes, dtype=np.int64), np.empty(ncodes))
     return nseq, state[H_WINNER]
 
 

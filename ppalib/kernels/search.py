@@ -177,6 +177,8 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     inc_acc_mark = np.zeros(2 * ncodes if inc_learn else 1, dtype=np.uint8)
     inc_acc_touched = np.empty(2 * ncodes if inc_learn else 1, dtype=np.int64)
     inc_acc_count = np.zeros(2, dtype=np.int64)
+    inc_exp_code = np.empty(ncodes if inc_learn else 1, dtype=np.int64)
+    inc_exp_value = np.empty(ncodes if inc_learn else 1, dtype=np.float64)
     inc_log = np.zeros(incremental.log_size(inc_slots, max_seq) if inc_learn else 2, dtype=np.int64)
     owner_rel = np.zeros(max(features[0][0], 1), dtype=np.int8)
     moves_from = np.empty(max_moves, dtype=np.int64)
@@ -493,7 +495,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                                       inc_acc_touched, inc_acc_count, ncodes, nseq)
                 ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp[0], settings.alpha, settings.k,
                                       seq_player, seq_chosen, seq_off, seq_codes, nseq, winner, inc_acc, inc_acc_mark,
-                                      inc_acc_touched, inc_acc_count)
+                                      inc_acc_touched, inc_acc_count, inc_exp_code, inc_exp_value)
             else:
                 ppa_adapt(policy, weight, new_policy, mark, touched, stamp[0], settings.alpha, settings.k,
                           seq_player, seq_chosen, seq_off, seq_codes, nseq, winner)
