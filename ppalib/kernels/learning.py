@@ -89,7 +89,7 @@ def _ppa_apply(policy, weight, new_policy, touched, ntouched, k):
 
 # exp_in_place: Cody and Waite's reduction x = k ln 2 + r (ln 2 split in a high part exact to 32 bits and the rest,
 # so k * _LN2_HI is exact for |k| < 2**20), exp(r) for |r| <= ln(2) / 2 by its Taylor polynomial of degree 13 (the
-# first term left out is below 2**-60 of the sum), and 2**k written into a float's exponent bits.
+# first term left out, r**14 / 14!, is below 2**-57 of the sum), and 2**k written into a float's exponent bits.
 _LOG2E = 1.4426950408889634
 _LN2_HI = 6.93147180369123816490e-01
 _LN2_LO = 1.90821492927058770002e-10
@@ -104,7 +104,7 @@ _T8, _T9, _T10, _T11, _T12, _T13 = 1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0
 def exp_in_place(values, n):
     """``values[:n] <- exp(values[:n])`` in a loop the compiler vectorises (no call, no branch a value): about 1.2 ns
     a value against libm's 4-6 on this host.  Within one unit in the last place of libm's ``exp`` (tested against
-    ``np.exp``: at most 2**-52 relative over [-700, 700], most values bit for bit), and the same bits on any x86
+    ``math.exp``: at most 2**-52 relative over [-708, 709], most values bit for bit), and the same bits on any x86
     CPU with or without vector units (IEEE operations, none fused).  When a value lies outside [-708, 709] (or is
     not a number) the whole call uses libm's ``exp``.  Engine 2's adapt uses it for the weights ``exp(k policy)``
     (issue 25: one ``exp`` per adapted code was 6-11% of a PPA iteration in short games)."""
@@ -165,8 +165,9 @@ def ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp, alph
     ``new_policy`` and the touched list: its update reads only its own weight, so the value is the same bit for bit,
     with fewer passes over scattered memory (PPAF touches hundreds of codes an adapt).  Every changed code's weight
     ``exp(k policy)`` is then computed in one vectorised pass (``exp_in_place`` on ``exp_value``, the codes in
-    ``exp_code``; both hold ``policy.size``): within one unit in the last place of libm's ``exp``, so engine 2's
-    weights may differ from engine 1's by that much (its draws already differ by summation order).  No weight is
+    ``exp_code``; both hold ``policy.size``): within one unit in the last place of libm's ``exp``, so the weight of a given policy
+    value may differ by that much from engine 1's ``math.exp`` (its draws already differ by summation order).  No
+    weight is
     read after the first one changes.  ``acc`` is cleared for the next playout."""
     ncodes = policy.size
     ntouched = _ppa_list_plies(policy, weight, new_policy, mark, touched, stamp, alpha, seq_player, seq_chosen,
