@@ -375,3 +375,34 @@ def test_slot_code_pair_is_slot_code_of_each_player_at_every_slot_of_random_game
                 break
             state = game.play(state, moves[int(rng.integers(len(moves)))])
     assert checked >= 1000
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_play_inlined_is_play_on_random_games_where_a_game_defines_it(name):
+    """The optional ``play_inlined`` (engine 2's loop inlines it) leaves every position as ``play`` does: the whole
+    state array after each move of 30 random games, with the contract's parameters."""
+    import inspect
+    module = GAMES[name].module
+    if getattr(module, "play_inlined", None) is None:
+        pytest.skip(f"{name} plays engine 2's moves with play")
+    assert (list(inspect.signature(module.play_inlined.py_func).parameters)
+            == list(inspect.signature(contract.play_inlined).parameters))
+    sizes = [size for game_name, size, options in INCREMENTAL_GAMES if game_name == name and not options]
+    assert sizes, f"{name} defines play_inlined: give it a size in INCREMENTAL_GAMES"
+    game = make_game(name, sizes[0])
+    rng = np.random.default_rng(8)
+    moved = 0
+    for _ in range(30):
+        state = game.initial_state()
+        while state[H_WINNER] == ONGOING:
+            moves = game.legal_moves(state)
+            if len(moves) == 0:
+                break
+            move = moves[int(rng.integers(len(moves)))]
+            played, inlined = state.copy(), state.copy()
+            module.play(game.spec, played, move)
+            module.play_inlined(game.spec, inlined, move)
+            np.testing.assert_array_equal(inlined, played)
+            state = played
+            moved += 1
+    assert moved >= 100

@@ -123,6 +123,13 @@ def moves_without_slots(spec, state, out) -> int:
     _unspecialised("moves_without_slots")
 
 
+def play_inlined(spec, state, move) -> None:
+    """Optional beside the four above: ``play`` itself (the same effect on ``state``) as an ``inline_jit`` function,
+    which engine 2's playout loop and descent inline: as a call, ``play`` is passed ``spec`` and ``state`` as seven
+    scalars apiece at every ply.  A game without it is played with ``play``."""
+    _unspecialised("play_inlined")
+
+
 # ---- optional compiled function: a move inside a uniform playout (``ppalib.kernels.playout``) ----------------------
 def play_playout(spec, state, move) -> None:
     """``play`` for a move of a uniform random playout, keeping only what ``random_move`` and the result read: the

@@ -152,7 +152,13 @@ def legal_moves(spec, state, out):
 
 @noalloc_jit
 def play(spec, state, move):
-    """Place the domino ``move`` for the side to move, in place."""
+    """Place the domino ``move`` for the side to move, in place (``_play``)."""
+    _play(spec, state, move)
+
+
+@inline_jit
+def _play(spec, state, move):
+    """``play``'s body, inlined into engine 2's playout loop (the contract's optional ``play_inlined``)."""
     player = state[H_TO_MOVE]
     other = _second_cell(spec, player, move)
     state[H_BOARD + move] = player + 1  # the owner, for cell_owner; every rule only asks "occupied?"
@@ -289,6 +295,7 @@ def slot_code_pair(spec, state, slot, with_context):
 
 
 before_play = before_play_remembers_nothing  # the domino's two cells follow from the move and the mover
+play_inlined = _play
 
 
 # The anchors whose code reads a cell, as (row, column) offsets from the cell: a vertical domino anchored at (r, c)

@@ -664,6 +664,9 @@ def slot_code_pair(spec, state, slot, with_context):
     return code0, code1
 
 
+play_inlined = _play  # the contract's optional ``play_inlined``: engine 2's loop inlines the move
+
+
 @noalloc_jit
 def moves_without_slots(spec, state, out):
     """``legal_moves`` where no cell is listed for the side to move (the engine's sum trees know it): the pass in

@@ -146,7 +146,13 @@ def _wins(spec, state, cell, own):
 
 @noalloc_jit
 def play(spec, state, move):
-    """Put the mover's stone on ``move``, in place."""
+    """Put the mover's stone on ``move``, in place (``_play``)."""
+    _play(spec, state, move)
+
+
+@inline_jit
+def _play(spec, state, move):
+    """``play``'s body, inlined into engine 2's playout loop (the contract's optional ``play_inlined``)."""
     player = state[H_TO_MOVE]
     state[nowrap(H_BOARD + move)] = player + 1
     remove_empty(state, _empties(spec), _where(spec), H_COUNT0, move)
@@ -201,6 +207,7 @@ def slot_code(spec, state, slot, player, with_context):
 
 
 before_play = before_play_remembers_nothing  # a placement changes its own cell
+play_inlined = _play
 
 
 @inline_jit

@@ -256,7 +256,13 @@ def _swap(spec, state):
 
 @noalloc_jit
 def play(spec, state, move):
-    """Play the legal ``move`` (a cell, or SWAP) for the side to move, in place."""
+    """Play the legal ``move`` (a cell, or SWAP) for the side to move, in place (``_play``)."""
+    _play(spec, state, move)
+
+
+@inline_jit
+def _play(spec, state, move):
+    """``play``'s body, inlined into engine 2's playout loop (the contract's optional ``play_inlined``)."""
     player = state[H_TO_MOVE]
     if move == spec[S_CELLS]:
         _swap(spec, state)
@@ -357,6 +363,7 @@ def slot_code_pair(spec, state, slot, with_context):
 
 
 before_play = before_play_remembers_nothing  # a placement changes its own cell
+play_inlined = _play
 
 
 @inline_jit

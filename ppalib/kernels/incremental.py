@@ -25,7 +25,7 @@ codes) and keeps them through its tree's descent (``descend``), so the descent's
 A game opts in by defining four compiled functions (documented in ``ppalib.games.contract``): ``num_slots``,
 ``slot_code``, ``before_play`` and ``dirty_slots``.  Without them ``num_slots`` is 0 here and engine 2 plays as
 engine 1.  A game may also define ``slot_code_pair`` (both players' codes of a slot at once, where they share
-their work) and ``moves_without_slots``.  A ply whose mover has no slot legal (Go's pass, a player stuck) is drawn
+their work), ``moves_without_slots`` and ``play_inlined`` (``play``, inlined into the playout loop).  A ply whose mover has no slot legal (Go's pass, a player stuck) is drawn
 from the game's own list (``legal_moves``), as engine 1 does, and counted by the adapt through that list.
 """
 import numpy as np
@@ -67,6 +67,11 @@ else:  # both players' codes asked one at a time
     @inline_jit
     def slot_code_pair(spec, state, slot, with_context):
         return slot_code(spec, state, slot, 0, with_context), slot_code(spec, state, slot, 1, with_context)
+
+if getattr(game, "play_inlined", None) is not None and game.__name__ != "ppalib.games.contract":
+    play_inlined = game.play_inlined  # ``play``, inlined into the playout loop
+else:
+    play_inlined = game.play
 
 if getattr(game, "moves_without_slots", None) is not None and game.__name__ != "ppalib.games.contract":
     moves_without_slots = game.moves_without_slots
@@ -175,7 +180,7 @@ def _advance(spec, state, move, with_context, weight, learn_ppa, slots, size, tr
     dirty (``dirty_slots``), each once, their changed codes' intervals closed (logged) and reopened at ply
     ``nseq``."""
     before_play(spec, state, move, memo)
-    game.play(spec, state, move)
+    play_inlined(spec, state, move)
     if state[H_WINNER] != ONGOING:
         return
     count = dirty_slots(spec, state, move, with_context, memo, dirty)
