@@ -31,13 +31,15 @@ for with_context in (False, True):
         kernel.playout_then_adapt(game.spec, game.initial_state(), rng, policy, weights, alpha, with_context, empty,
                                   moves)
         if it in checkpoints:
-            weight = weights.copy()
             ratios = []
             for plies in range(0, 60, 2):
-                for rep in range(5):
-                    st, leaves = kernel.tree_after(game.spec, game.initial_state(), rng, weight, with_context, plies, 0, np.zeros(slots, dtype=np.int64))
-                    if st[H_WINNER] != ONGOING: continue
+                for _ in range(5):
+                    state, leaves = kernel.tree_after(game.spec, game.initial_state(), rng, weights, with_context,
+                                                      plies, 0, np.zeros(slots, dtype=np.int64))
                     legal = leaves[leaves > 0]
-                    if legal.size: ratios.append(legal.max() / legal.mean())
+                    if state[H_WINNER] == ONGOING and legal.size:
+                        ratios.append(legal.max() / legal.mean())
             ratios = np.array(ratios)
-            print(f"{name}{size} ctx={with_context} iter={it}: policy range [{policy.min():.2f},{policy.max():.2f}]  max/mean over legal: median {np.median(ratios):.2f} mean {ratios.mean():.2f} p90 {np.percentile(ratios,90):.2f} max {ratios.max():.2f}", flush=True)
+            print(f"{name}{size} ctx={with_context} iter={it}: policy range [{policy.min():.2f},{policy.max():.2f}]  "
+                  f"max/mean over legal: median {np.median(ratios):.2f} mean {ratios.mean():.2f} "
+                  f"p90 {np.percentile(ratios, 90):.2f} max {ratios.max():.2f}", flush=True)
