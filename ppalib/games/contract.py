@@ -130,6 +130,22 @@ def play_inlined(spec, state, move) -> None:
     _unspecialised("play_inlined")
 
 
+def slot_mask_ok(spec) -> bool:
+    """Optional, with ``slot_mask``: whether ``slot_mask`` answers for ``spec``.  It may only where there are at most
+    64 slots, a slot legal for a player at some ply was legal for them with the same code (without context) at every
+    earlier ply of the game since any position the search starts from, and so never becomes legal again once it
+    stops being legal (placement games: Domineering's anchors)."""
+    _unspecialised("slot_mask_ok")
+
+
+def slot_mask(spec, state, player) -> int:
+    """Optional, with ``slot_mask_ok``: the slots ``slot_code`` finds legal for ``player`` as a ``uint64`` bitmask
+    (bit ``slot``).  PPA without context then plays engine 2's playouts densely (``incremental.dense_playout``):
+    each ply's sum tree rebuilt from the playout's first one and this mask, no slot refreshed; the same games bit
+    for bit."""
+    _unspecialised("slot_mask")
+
+
 # ---- optional compiled function: a move inside a uniform playout (``ppalib.kernels.playout``) ----------------------
 def play_playout(spec, state, move) -> None:
     """``play`` for a move of a uniform random playout, keeping only what ``random_move`` and the result read: the

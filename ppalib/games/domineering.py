@@ -298,6 +298,20 @@ before_play = before_play_remembers_nothing  # the domino's two cells follow fro
 play_inlined = _play
 
 
+@noalloc_jit
+def slot_mask_ok(spec):
+    """``slot_mask`` answers on the bitboard engine (at most 64 cells).  A free anchor stays free until a domino
+    covers one of its cells and is never free again, and its PPA code is its anchor's: what the dense playout
+    asks (contract, ``slot_mask``)."""
+    return spec[spec[S_TABLES]] != 0
+
+
+@inline_jit
+def slot_mask(spec, state, player):
+    """The anchors where ``player`` can place a domino, as a bitmask over the slots (``_free_anchors``)."""
+    return _free_anchors(spec, state, player)
+
+
 # The anchors whose code reads a cell, as (row, column) offsets from the cell: a vertical domino anchored at (r, c)
 # covers (r, c) and (r + 1, c) and its context reads (r - 1, c), (r + 2, c), (r, c -+ 1) and (r + 1, c -+ 1), so
 # the vertical anchors reading a cell are the cell less each of those eight offsets; a horizontal one's are the

@@ -135,3 +135,7 @@ def draw(tree, base, size, r):
         right = tree[nowrap(base + 2 * i + 1)]
         i = 2 * i + np.int64(_goes_right(r, left, right))
     return i - size
+
+
+# ``draw`` inlined where its caller builds the tree it walks each ply (``incremental.dense_playout``).
+draw_inlined = inline_jit(draw.py_func)
