@@ -172,7 +172,7 @@ def test_adapt_by_intervals_equals_literal_algorithm_4_on_seeded_playouts(name, 
 
 
 def _answers_slot_mask(game):
-    """Whether ``game`` offers the dense playout's ``slot_mask`` for its spec (``incremental.dense_ok``)."""
+    """Whether ``game`` offers the masked playout's ``slot_mask`` for its spec (``incremental.masked_ok``)."""
     module = game.module
     return getattr(module, "slot_mask", None) is not None and bool(module.slot_mask_ok(game.spec))
 
@@ -182,7 +182,7 @@ def test_slot_mask_is_the_legal_slots_and_only_loses_them_on_random_games_where_
                                                                                                    options):
     """``slot_mask`` has bit ``slot`` exactly where ``slot_code`` finds the slot legal, for both players, after every
     move of 40 random games; a slot legal at some ply was legal with the same code at every earlier ply (what the
-    dense playout assumes: ``contract.slot_mask_ok``)."""
+    masked playout assumes: ``contract.slot_mask_ok``)."""
     game = _game(name, size, options)
     if not _answers_slot_mask(game):
         pytest.skip(f"{name} {size} plays engine 2 with refreshed slots only")
@@ -213,36 +213,36 @@ def test_slot_mask_is_the_legal_slots_and_only_loses_them_on_random_games_where_
 
 
 @pytest.mark.parametrize("name,size,options", INCREMENTAL_GAMES, ids=GAME_IDS)
-def test_dense_playout_plays_and_adapts_as_the_refreshed_one_bit_for_bit_where_a_game_answers_slot_mask(name, size,
-                                                                                                        options):
-    """PPA's dense playout (``incremental.dense_playout``: each ply's tree rebuilt from the game's legal mask, the
-    intervals read from the masks by ``close_dense``) draws the same moves as ``gibbs_playout`` from the same
-    generator and leaves the same policy and weights, bit for bit, on 200 seeded playouts from varied positions
-    after 0-4 plies of a search's descent."""
+def test_masked_playout_plays_and_adapts_as_the_refreshed_one_bit_for_bit_where_a_game_answers_slot_mask(name, size,
+                                                                                                         options):
+    """PPA's masked playout (``incremental.masked_playout``: the trees' leaves set to 0 where the game's legal mask
+    lost a slot, the intervals read from the masks by ``close_masked``) draws the same moves as ``gibbs_playout``
+    from the same generator and leaves the same policy and weights, bit for bit, on 200 seeded playouts from varied
+    positions after 0-4 plies of a search's descent."""
     game = _game(name, size, options)
     if not _answers_slot_mask(game):
         pytest.skip(f"{name} {size} plays engine 2 with refreshed slots only")
     kernel = kernels_for(game).incremental
     numpy_rng = np.random.default_rng(4)
     moves = np.empty(game.spec[S_MAX_PLIES] + 1, dtype=np.int64)
-    dense_moves = np.empty_like(moves)
+    masked_moves = np.empty_like(moves)
     played = adapted = 0
     for playout in range(200):
         root = _random_position(game, numpy_rng, int(numpy_rng.integers(0, 6)))
         prefix = _random_moves(game, root, numpy_rng, int(numpy_rng.integers(0, 5)))
         policy = numpy_rng.normal(0.0, 0.5, game.num_codes(False))
         weight = _libm_exp(policy)
-        dense_policy, dense_weight, original = policy.copy(), weight.copy(), policy.copy()
+        masked_policy, masked_weight, original = policy.copy(), weight.copy(), policy.copy()
         plies, winner = kernel.playout_then_adapt(game.spec, root, make_rng(100 + playout), policy, weight, 0.7,
                                                   False, prefix, moves, False)
-        dense = kernel.playout_then_adapt(game.spec, root, make_rng(100 + playout), dense_policy, dense_weight, 0.7,
-                                          False, prefix, dense_moves, True)
-        assert dense == (plies, winner)
-        np.testing.assert_array_equal(dense_moves[:plies], moves[:plies])
-        assert np.array_equal(dense_policy, policy) and np.array_equal(dense_weight, weight)
+        masked = kernel.playout_then_adapt(game.spec, root, make_rng(100 + playout), masked_policy, masked_weight, 0.7,
+                                          False, prefix, masked_moves, True)
+        assert masked == (plies, winner)
+        np.testing.assert_array_equal(masked_moves[:plies], moves[:plies])
+        assert np.array_equal(masked_policy, policy) and np.array_equal(masked_weight, weight)
         adapted += not np.array_equal(policy, original)
         played += plies - len(prefix)
-    assert played >= 1000  # the playouts' own plies, drawn densely
+    assert played >= 1000  # the playouts' own plies, drawn with masks
     assert adapted >= 100  # and adapts that changed the policy (a winner's)
 
 

@@ -140,9 +140,9 @@ def slot_mask_ok(spec) -> bool:
 
 def slot_mask(spec, state, player) -> int:
     """Optional, with ``slot_mask_ok``: the slots ``slot_code`` finds legal for ``player`` as a ``uint64`` bitmask
-    (bit ``slot``).  PPA without context then plays engine 2's playouts densely (``incremental.dense_playout``):
-    each ply's sum tree rebuilt from the playout's first one and this mask, no slot refreshed; the same games bit
-    for bit."""
+    (bit ``slot``).  PPA without context then plays engine 2's playouts from these masks
+    (``incremental.masked_playout``: a leaf set to 0 where a slot was lost, no slot's code recomputed); the same
+    games bit for bit."""
     _unspecialised("slot_mask")
 
 

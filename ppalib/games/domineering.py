@@ -301,7 +301,7 @@ play_inlined = _play
 @noalloc_jit
 def slot_mask_ok(spec):
     """``slot_mask`` answers on the bitboard engine (at most 64 cells).  A free anchor stays free until a domino
-    covers one of its cells and is never free again, and its PPA code is its anchor's: what the dense playout
+    covers one of its cells and is never free again, and its PPA code is its anchor's: what the masked playout
     asks (contract, ``slot_mask``)."""
     return spec[spec[S_TABLES]] != 0
 

@@ -76,7 +76,7 @@ else:
     play_inlined = game.play
 
 if getattr(game, "slot_mask", None) is not None and game.__name__ != "ppalib.games.contract":
-    slot_mask = game.slot_mask  # the legal slots as a 64-bit mask (the dense playout, ``dense_playout``)
+    slot_mask = game.slot_mask  # the legal slots as a 64-bit mask (the masked playout, ``masked_playout``)
     slot_mask_ok = game.slot_mask_ok
 else:
     @inline_jit
@@ -289,74 +289,41 @@ def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slot
     return nseq
 
 
-# ---- the dense playout: PPA without context on a game whose slots only ever stop being legal ----------------------
+# ---- the masked playout: PPA without context on a game whose slots only ever stop being legal ---------------------
 @noalloc_jit
-def dense_ok(spec, slots, with_context):
-    """Whether a PPA search may play its playouts with ``dense_playout``: the game answers ``slot_mask`` for this
+def masked_ok(spec, slots, with_context):
+    """Whether a PPA search may play its playouts with ``masked_playout``: the game answers ``slot_mask`` for this
     ``spec`` (at most 64 slots, each legal slot keeping its code until it stops being legal, never legal again), and
     the codes carry no context (PPAF's change while a slot stays legal)."""
     return slots <= 64 and not with_context and slot_mask_ok(spec)
 
 
 @inline_jit
-def _dense_tree(trees, leaf_base, mask, dense, size):
-    """The sum tree of the leaves ``trees[leaf_base:leaf_base + size]`` with every slot outside ``mask`` set to 0,
-    built whole into ``dense`` (node ``i`` at ``dense[i]``), a level at a time so that each level's sums are
-    computed side by side.  Each node is the sum of its two children, as in a tree kept by ``sumtree.set_leaf``:
-    the same tree bit for bit as the one ``advance`` would have kept."""
-    for i in range(size):
-        keep = (mask >> np.uint64(i)) & np.uint64(1)
-        dense[nowrap(size + i)] = trees[nowrap(leaf_base + i)] if keep else 0.0
-    if size == 64:  # constant bounds: LLVM sees that a level's reads and writes do not overlap and vectorises them
-        _level_sums(dense, 32)
-        _level_sums(dense, 16)
-        _level_sums(dense, 8)
-        _level_sums(dense, 4)
-        _level_sums(dense, 2)
-        _level_sums(dense, 1)
-    else:
-        span = size >> 1
-        while span >= 1:
-            _level_sums(dense, span)
-            span >>= 1
-
-
-@inline_jit
-def _level_sums(dense, span):
-    """Nodes ``span`` to ``2 span - 1`` of a tree from their children."""
-    for i in range(span, 2 * span):
-        dense[nowrap(i)] = dense[nowrap(2 * i)] + dense[nowrap(2 * i + 1)]
-
-
-@inline_jit
 def _record_masks(spec, state, masks, nseq):
-    """Both players' legal slots at ply ``nseq`` (``masks[2 nseq + player]``)."""
+    """Both players' legal slots at ply ``nseq`` (``masks[2 nseq + player]``, ``slot_mask``)."""
     masks[nowrap(2 * nseq)] = slot_mask(spec, state, 0)
     masks[nowrap(2 * nseq + 1)] = slot_mask(spec, state, 1)
 
 
 @noalloc_jit
-def dense_playout(spec, state, rng, weight, grave, slots, size, trees, cur_code, dense, masks, memo, moves, scratch,
-                  pref, seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code, nseq, stop):
-    """``gibbs_playout`` of a PPA search without context where ``dense_ok``: the same plies, draws and records bit for
-    bit, with no slot refreshed.  In such a game a slot legal at some ply was legal with the same code at every ply
-    since the playout began, so each ply's tree is the tree at the playout's start (``trees``, left as they are)
-    with the slots no longer legal (outside the game's ``slot_mask``) set to 0: built whole each ply
-    (``_dense_tree``, 63 sums on 64 slots, side by side) where ``advance`` asks the game which slots changed,
-    recomputes their codes and walks up from each.  The intervals are not logged: the legal masks of every ply are
-    kept in ``masks`` and ``close_dense`` reads where each slot stopped being legal."""
+def masked_playout(spec, state, rng, weight, grave, slots, size, trees, cur_code, masks, memo, moves, scratch, pref,
+                  seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code, nseq, stop):
+    """``gibbs_playout`` of a PPA search without context where ``masked_ok``: the same plies, draws and records bit for
+    bit, with no slot's code recomputed.  In such a game a slot legal at some ply was legal with the same code at
+    every ply since the playout began, so a ply changes the trees only where a slot stops being legal: the bits the
+    game's ``slot_mask`` lost, whose leaves are set to 0 (both trees' in one walk where a slot is lost by both
+    players), where ``advance`` asks the game which slots may have changed (``dirty_slots``), recomputes their codes
+    (``slot_code_pair``) and logs their intervals.  The legal masks of every ply are kept in ``masks`` instead, and
+    ``close_masked`` reads from them where each slot stopped being legal."""
     row = pref.size // 2
     _record_masks(spec, state, masks, nseq)
     while state[H_WINNER] == ONGOING and nseq < stop:
         mover = state[H_TO_MOVE]
         mask = masks[nowrap(2 * nseq + mover)]
         begin = seq_off[nowrap(nseq)]
-        z = 0.0
-        if mask:
-            _dense_tree(trees, 2 * mover * size + size, mask, dense, size)
-            z = dense[1]
+        z = trees[nowrap(2 * mover * size + 1)]
         if z > 0.0:
-            slot = sumtree.draw_inlined(dense, 0, size, random_float(rng) * z)
+            slot = sumtree.draw_inlined(trees, 2 * mover * size, size, random_float(rng) * z)
             move = slot
             code = cur_code[nowrap(mover * slots + slot)]
             seq_off[nowrap(nseq + 1)] = begin
@@ -384,13 +351,27 @@ def dense_playout(spec, state, rng, weight, grave, slots, size, trees, cur_code,
         play_inlined(spec, state, move)
         if state[H_WINNER] == ONGOING:
             _record_masks(spec, state, masks, nseq)
+            gone0 = masks[nowrap(2 * nseq - 2)] & ~masks[nowrap(2 * nseq)]
+            gone1 = masks[nowrap(2 * nseq - 1)] & ~masks[nowrap(2 * nseq + 1)]
+            both = gone0 & gone1
+            gone0 &= ~both
+            gone1 &= ~both
+            while both:
+                sumtree.set_leaf_pair(trees, 0, 2 * size, size, lowest_cell(both), 0.0, 0.0)
+                both &= both - np.uint64(1)
+            while gone0:
+                sumtree.set_leaf(trees, 0, size, lowest_cell(gone0), 0.0)
+                gone0 &= gone0 - np.uint64(1)
+            while gone1:
+                sumtree.set_leaf(trees, 2 * size, size, lowest_cell(gone1), 0.0)
+                gone1 &= gone1 - np.uint64(1)
     return nseq
 
 
 @noalloc_jit
-def close_dense(state, slots, cur_code, open_ply, pref, masks, first, nseq, acc, acc_mark, acc_touched, acc_count,
+def close_masked(state, slots, cur_code, open_ply, pref, masks, first, nseq, acc, acc_mark, acc_touched, acc_count,
                 ncodes):
-    """Before ``close_all`` after a ``dense_playout`` from ply ``first``: close the winner's slots (both players' in
+    """Before ``close_all`` after a ``masked_playout`` from ply ``first``: close the winner's slots (both players' in
     an unfinished sequence) that stopped being legal during the playout, at the first ply whose mask lacks them (the
     ply at which ``advance`` would have closed them), and mark them not legal (-1) so that ``close_all`` closes only
     the rest.  A code has one interval in such a game, so the adapt's sums are those of the logged intervals, the
@@ -455,12 +436,12 @@ def _buffers(spec, ncodes):
 
 
 @njit(cache=True)
-def playout_then_adapt(spec, root, rng, policy, weight, alpha, with_context, prefix, seq_move_out, dense=False):
+def playout_then_adapt(spec, root, rng, policy, weight, alpha, with_context, prefix, seq_move_out, masked=False):
     """For tests: from ``root`` (ongoing), the moves ``prefix`` played as a PPA search plays its tree's descent
     (``tree_ply``, ``advance``; a ply without a legal slot recorded with its list), then one engine-2 Gibbs
     playout on the weights ``weight`` (``exp(policy)``), then the adapt (``learning.ppa_adapt_incremental``, k = 1)
-    into ``policy`` and ``weight``; every move (the prefix's too) goes to ``seq_move_out``.  With ``dense`` (where
-    ``dense_ok``), the playout is ``dense_playout``'s, as a PPA search plays it.  Returns (plies, winner)."""
+    into ``policy`` and ``weight``; every move (the prefix's too) goes to ``seq_move_out``.  With ``masked`` (where
+    ``masked_ok``), the playout is ``masked_playout``'s, as a PPA search plays it.  Returns (plies, winner)."""
     ncodes = policy.size
     (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
      acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes, log) = _buffers(spec, ncodes)
@@ -486,13 +467,13 @@ def playout_then_adapt(spec, root, rng, policy, weight, alpha, with_context, pre
         advance(spec, state, move, with_context, weight, True, slots, size, trees, cur_code, open_ply, dirty, seen,
                 memo, log, nseq)
     first = nseq
-    dense = dense and dense_ok(spec, slots, with_context) and state[H_WINNER] == ONGOING
+    masked = masked and masked_ok(spec, slots, with_context) and state[H_WINNER] == ONGOING
     masks = np.zeros(2 * (seq_player.size + 1), dtype=np.uint64)
-    if dense:
-        nseq = dense_playout(spec, state, rng, weight, False, slots, size, trees, cur_code, np.empty(2 * size), masks,
-                             memo, moves, scratch, pref, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
-                             seq_move, nseq, seq_player.size)
-        close_dense(state, slots, cur_code, open_ply, pref, masks, first, nseq, acc, acc_mark, acc_touched, acc_count,
+    if masked:
+        nseq = masked_playout(spec, state, rng, weight, False, slots, size, trees, cur_code, masks, memo, moves,
+                             scratch, pref, seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_move, nseq,
+                             seq_player.size)
+        close_masked(state, slots, cur_code, open_ply, pref, masks, first, nseq, acc, acc_mark, acc_touched, acc_count,
                     ncodes)
     else:
         nseq = gibbs_playout(spec, state, rng, with_context, weight, True, False, slots, size, trees, cur_code,

@@ -180,12 +180,11 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     inc_exp_code = np.empty(ncodes if inc_learn else 1, dtype=np.int64)
     inc_exp_value = np.empty(ncodes if inc_learn else 1, dtype=np.float64)
     inc_log = np.zeros(incremental.log_size(inc_slots, max_seq) if inc_learn else 2, dtype=np.int64)
-    # PPA without context where the game's slots only ever stop being legal: playouts by ``dense_playout`` (the
-    # same games bit for bit), each ply's tree rebuilt from the playout's first and the game's legal mask.
-    inc_dense = inc_learn and incremental.dense_ok(spec, inc_slots, settings.with_context)
-    inc_dense_tree = np.empty(2 * inc_size if inc_dense else 1, dtype=np.float64)
-    inc_masks = np.zeros(2 * (max_seq + 1) if inc_dense else 2, dtype=np.uint64)
-    dense_first = -1
+    # PPA without context where the game's slots only ever stop being legal: playouts by ``masked_playout`` (the
+    # same games bit for bit), the trees kept from the game's legal masks alone.
+    inc_masked = inc_learn and incremental.masked_ok(spec, inc_slots, settings.with_context)
+    inc_masks = np.zeros(2 * (max_seq + 1) if inc_masked else 2, dtype=np.uint64)
+    masked_first = -1
     owner_rel = np.zeros(max(features[0][0], 1), dtype=np.int8)
     moves_from = np.empty(max_moves, dtype=np.int64)
     moves_to = np.empty(max_moves, dtype=np.int64)
@@ -230,7 +229,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
         state[:] = root
         depth = 0
         nseq = 0
-        dense_first = -1
+        masked_first = -1
         if inc_learn:  # PPA's sum trees from the root: the descent's plies are counted by intervals too
             incremental.restart(inc_root_code, weight, inc_slots, inc_size, inc_trees, inc_code, inc_open, inc_pref)
         descent_rave = False
@@ -408,12 +407,12 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 if not inc_learn:  # MAST's trees start at the playout
                     incremental.start(spec, state, settings.with_context, weight, inc_slots, inc_size, inc_trees,
                                       inc_code, inc_open, inc_pref, nseq)
-                if inc_dense:
-                    dense_first = nseq
-                    nseq = incremental.dense_playout(spec, state, rng, weight, grave, slots, inc_size, inc_trees,
-                                                     inc_code, inc_dense_tree, inc_masks, inc_memo, moves, scratch,
-                                                     inc_pref, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
-                                                     seq_code, nseq, max_seq)
+                if inc_masked:
+                    masked_first = nseq
+                    nseq = incremental.masked_playout(spec, state, rng, weight, grave, slots, inc_size, inc_trees,
+                                                     inc_code, inc_masks, inc_memo, moves, scratch, inc_pref,
+                                                     seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code,
+                                                     nseq, max_seq)
                 else:
                     nseq = incremental.gibbs_playout(spec, state, rng, settings.with_context, weight, inc_learn,
                                                      grave, slots, inc_size, inc_trees, inc_code, inc_open, inc_dirty,
@@ -498,15 +497,16 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 pool_stats[nowrap(slot)] += reward(winner, node_player[nowrap(node)])
             if amaf:
                 amaf_update(pool_move, pool_amaf, node_off[nowrap(node)], node_n[nowrap(node)],
-                            node_player[nowrap(node)], reward(winner, node_player[nowrap(node)]), seq_player, seq_move, path_ply[nowrap(d)], nseq)
+                            node_player[nowrap(node)], reward(winner, node_player[nowrap(node)]), seq_player, seq_move,
+                            path_ply[nowrap(d)], nseq)
         if grave:
             grave_amaf_update(node_amaf, row, path_node, path_ply, depth, seq_player, seq_code, nseq, winner,
                               code_mark, iteration + 1, code_last)
         if settings.learning == LEARN_PPA:
             stamp[0] += 1
             if inc_learn:
-                if dense_first >= 0:
-                    incremental.close_dense(state, inc_slots, inc_code, inc_open, inc_pref, inc_masks, dense_first,
+                if masked_first >= 0:
+                    incremental.close_masked(state, inc_slots, inc_code, inc_open, inc_pref, inc_masks, masked_first,
                                             nseq, inc_acc, inc_acc_mark, inc_acc_touched, inc_acc_count, ncodes)
                 incremental.close_all(state, inc_slots, inc_code, inc_open, inc_pref, inc_log, inc_acc, inc_acc_mark,
                                       inc_acc_touched, inc_acc_count, ncodes, nseq)

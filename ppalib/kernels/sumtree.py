@@ -137,5 +137,5 @@ def draw(tree, base, size, r):
     return i - size
 
 
-# ``draw`` inlined where its caller builds the tree it walks each ply (``incremental.dense_playout``).
+# ``draw`` inlined where its caller builds the tree it walks each ply (``incremental.masked_playout``).
 draw_inlined = inline_jit(draw.py_func)
