@@ -357,13 +357,13 @@ def masked_playout(spec, state, rng, weight, grave, slots, size, trees, cur_code
             gone0 &= ~both
             gone1 &= ~both
             while both:
-                sumtree.set_leaf_pair(trees, 0, 2 * size, size, lowest_cell(both), 0.0, 0.0)
+                sumtree.set_leaf_pair_inlined(trees, 0, 2 * size, size, lowest_cell(both), 0.0, 0.0)
                 both &= both - np.uint64(1)
             while gone0:
-                sumtree.set_leaf(trees, 0, size, lowest_cell(gone0), 0.0)
+                sumtree.set_leaf_inlined(trees, 0, size, lowest_cell(gone0), 0.0)
                 gone0 &= gone0 - np.uint64(1)
             while gone1:
-                sumtree.set_leaf(trees, 2 * size, size, lowest_cell(gone1), 0.0)
+                sumtree.set_leaf_inlined(trees, 2 * size, size, lowest_cell(gone1), 0.0)
                 gone1 &= gone1 - np.uint64(1)
     return nseq
 

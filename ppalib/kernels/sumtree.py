@@ -139,3 +139,5 @@ def draw(tree, base, size, r):
 
 # ``draw`` inlined where its caller builds the tree it walks each ply (``incremental.masked_playout``).
 draw_inlined = inline_jit(draw.py_func)
+set_leaf_inlined = inline_jit(set_leaf.py_func)
+set_leaf_pair_inlined = inline_jit(set_leaf_pair.py_func)
