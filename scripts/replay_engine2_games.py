@@ -5,6 +5,7 @@ summation order, another rounding of a weight) is checked on every game here bef
 
     python scripts/replay_engine2_games.py                 # both engine-check stores, every engine-2 game
     python scripts/replay_engine2_games.py --per-condition 20 --workers 2
+    python scripts/replay_engine2_games.py --games domineering misere_domineering --kinds ppa
 """
 import argparse
 import json
@@ -19,8 +20,9 @@ from ppalib.experiments import play_game, stored_condition
 STORES = ("ppaf2016_engine_check", "future_work_engine_check")
 
 
-def _engine_2(params: str) -> bool:
-    return json.loads(params).get("playout_engine", 1) == 2
+def _engine_2(params: str, kinds=None) -> bool:
+    params = json.loads(params)
+    return params.get("playout_engine", 1) == 2 and (kinds is None or params["kind"] in kinds)
 
 
 def _replay(record):
@@ -36,13 +38,20 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-condition", type=int, default=None, help="the first N games of each condition")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--games", nargs="+", help="only these games (default: all)")
+    parser.add_argument("--kinds", nargs="+", help="only games whose engine-2 side is of these kinds (default: all)")
     args = parser.parse_args(argv)
     frames = []
     for store in STORES:
         for part in sorted((paths.RESULTS / store).glob("*.parquet")):
             frames.append(pd.read_parquet(part).assign(store=store))
     frame = pd.concat(frames, ignore_index=True)
-    frame = frame[frame["agent_params"].map(_engine_2) | frame["opponent_params"].map(_engine_2)]
+    def engine_2(params):
+        return _engine_2(params, args.kinds)
+
+    frame = frame[frame["agent_params"].map(engine_2) | frame["opponent_params"].map(engine_2)]
+    if args.games:
+        frame = frame[frame["game"].isin(args.games)]
     frame = frame.sort_values(["condition_id", "game_index"])
     if args.per_condition:
         frame = frame.groupby("condition_id", sort=False).head(args.per_condition)
