@@ -171,20 +171,23 @@ def test_adapt_by_intervals_equals_literal_algorithm_4_on_seeded_playouts(name, 
     assert wins > 0  # some playouts had a winner, whose plies were adapted
 
 
-def _answers_slot_mask(game):
-    """Whether ``game`` offers the masked playout's ``slot_mask`` for its spec (``incremental.masked_ok``)."""
+def _answers_slot_mask(game, with_context):
+    """Whether ``game`` offers the masked playout's ``slot_mask`` for its spec and codes (``incremental.masked_ok``)."""
     module = game.module
-    return getattr(module, "slot_mask", None) is not None and bool(module.slot_mask_ok(game.spec))
+    return getattr(module, "slot_mask", None) is not None and bool(module.slot_mask_ok(game.spec, with_context))
 
 
 @pytest.mark.parametrize("name,size,options", INCREMENTAL_GAMES, ids=GAME_IDS)
+@pytest.mark.parametrize("with_context", [False, True], ids=["ppa", "ppaf"])
 def test_slot_mask_is_the_legal_slots_and_only_loses_them_on_random_games_where_a_game_answers_it(name, size,
-                                                                                                   options):
+                                                                                                   options,
+                                                                                                   with_context):
     """``slot_mask`` has bit ``slot`` exactly where ``slot_code`` finds the slot legal, for both players, after every
-    move of 40 random games; a slot legal at some ply was legal with the same code at every earlier ply (what the
-    masked playout assumes: ``contract.slot_mask_ok``)."""
+    move of 40 random games, and ``slot_mask_after`` gives it from the mask before the move; a slot legal at some
+    ply was legal with the same code at every earlier ply (what the masked playout assumes:
+    ``contract.slot_mask_ok``)."""
     game = _game(name, size, options)
-    if not _answers_slot_mask(game):
+    if not _answers_slot_mask(game, with_context):
         pytest.skip(f"{name} {size} plays engine 2 with refreshed slots only")
     module = game.module
     slots = kernels_for(game).incremental.num_slots(game.spec)
@@ -194,12 +197,16 @@ def test_slot_mask_is_the_legal_slots_and_only_loses_them_on_random_games_where_
     for _ in range(40):
         state = game.initial_state()
         first_codes = None
+        before = None
         while state[H_WINNER] == ONGOING:
-            codes = np.array([[module.slot_code(game.spec, state, slot, player, False) for slot in range(slots)]
-                              for player in range(2)])
+            codes = np.array([[module.slot_code(game.spec, state, slot, player, with_context)
+                               for slot in range(slots)] for player in range(2)])
             for player in range(2):
                 mask = int(module.slot_mask(game.spec, state, player))
                 assert mask == sum(1 << slot for slot in range(slots) if codes[player, slot] >= 0)
+                if before is not None:
+                    assert int(module.slot_mask_after(game.spec, state, move, player, before[player])) == mask
+            before = [module.slot_mask(game.spec, state, player) for player in range(2)]
             if first_codes is None:
                 first_codes = codes
             legal = codes >= 0
@@ -208,19 +215,22 @@ def test_slot_mask_is_the_legal_slots_and_only_loses_them_on_random_games_where_
             moves = game.legal_moves(state)
             if len(moves) == 0:
                 break
-            state = game.play(state, moves[int(rng.integers(len(moves)))])
+            move = int(moves[int(rng.integers(len(moves)))])
+            state = game.play(state, move)
     assert checked >= 200
 
 
 @pytest.mark.parametrize("name,size,options", INCREMENTAL_GAMES, ids=GAME_IDS)
+@pytest.mark.parametrize("with_context", [False, True], ids=["ppa", "ppaf"])
 def test_masked_playout_plays_and_adapts_as_the_refreshed_one_bit_for_bit_where_a_game_answers_slot_mask(name, size,
-                                                                                                         options):
+                                                                                                         options,
+                                                                                                         with_context):
     """PPA's masked playout (``incremental.masked_playout``: the trees' leaves set to 0 where the game's legal mask
     lost a slot, the intervals read from the masks by ``close_masked``) draws the same moves as ``gibbs_playout``
     from the same generator and leaves the same policy and weights, bit for bit, on 200 seeded playouts from varied
     positions after 0-4 plies of a search's descent."""
     game = _game(name, size, options)
-    if not _answers_slot_mask(game):
+    if not _answers_slot_mask(game, with_context):
         pytest.skip(f"{name} {size} plays engine 2 with refreshed slots only")
     kernel = kernels_for(game).incremental
     numpy_rng = np.random.default_rng(4)
@@ -230,13 +240,13 @@ def test_masked_playout_plays_and_adapts_as_the_refreshed_one_bit_for_bit_where_
     for playout in range(200):
         root = _random_position(game, numpy_rng, int(numpy_rng.integers(0, 6)))
         prefix = _random_moves(game, root, numpy_rng, int(numpy_rng.integers(0, 5)))
-        policy = numpy_rng.normal(0.0, 0.5, game.num_codes(False))
+        policy = numpy_rng.normal(0.0, 0.5, game.num_codes(with_context))
         weight = _libm_exp(policy)
         masked_policy, masked_weight, original = policy.copy(), weight.copy(), policy.copy()
         plies, winner = kernel.playout_then_adapt(game.spec, root, make_rng(100 + playout), policy, weight, 0.7,
-                                                  False, prefix, moves, False)
-        masked = kernel.playout_then_adapt(game.spec, root, make_rng(100 + playout), masked_policy, masked_weight, 0.7,
-                                          False, prefix, masked_moves, True)
+                                                  with_context, prefix, moves, False)
+        masked = kernel.playout_then_adapt(game.spec, root, make_rng(100 + playout), masked_policy, masked_weight,
+                                           0.7, with_context, prefix, masked_moves, True)
         assert masked == (plies, winner)
         np.testing.assert_array_equal(masked_moves[:plies], moves[:plies])
         assert np.array_equal(masked_policy, policy) and np.array_equal(masked_weight, weight)

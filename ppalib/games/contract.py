@@ -130,11 +130,12 @@ def play_inlined(spec, state, move) -> None:
     _unspecialised("play_inlined")
 
 
-def slot_mask_ok(spec) -> bool:
-    """Optional, with ``slot_mask``: whether ``slot_mask`` answers for ``spec``.  It may only where there are at most
-    64 slots, a slot legal for a player at some ply was legal for them with the same code (without context) at every
-    earlier ply of the game since any position the search starts from, and so never becomes legal again once it
-    stops being legal (placement games: Domineering's anchors)."""
+def slot_mask_ok(spec, with_context) -> bool:
+    """Optional, with ``slot_mask`` and ``slot_mask_after``: whether they answer for ``spec`` and codes
+    with(out) context.  They may only where there are at most 64 slots, and a slot legal for a player at some ply
+    was legal for them with the same code at every earlier ply since any position a search starts from, so that it
+    never becomes legal again once it stops being legal (placement games: Domineering's anchors without context,
+    Yavalath's cells without the swap)."""
     _unspecialised("slot_mask_ok")
 
 
@@ -144,6 +145,12 @@ def slot_mask(spec, state, player) -> int:
     (``incremental.masked_playout``: a leaf set to 0 where a slot was lost, no slot's code recomputed); the same
     games bit for bit."""
     _unspecialised("slot_mask")
+
+
+def slot_mask_after(spec, state, move, player, before) -> int:
+    """Optional, with ``slot_mask``: ``slot_mask(spec, state, player)`` after ``move`` was played, given the mask
+    ``before`` it (a game that can say which slots a move took, e.g. the cell it filled, need not look at the rest)."""
+    _unspecialised("slot_mask_after")
 
 
 # ---- optional compiled function: a move inside a uniform playout (``ppalib.kernels.playout``) ----------------------

@@ -299,16 +299,23 @@ play_inlined = _play
 
 
 @noalloc_jit
-def slot_mask_ok(spec):
-    """``slot_mask`` answers on the bitboard engine (at most 64 cells).  A free anchor stays free until a domino
-    covers one of its cells and is never free again, and its PPA code is its anchor's: what the masked playout
-    asks (contract, ``slot_mask``)."""
-    return spec[spec[S_TABLES]] != 0
+def slot_mask_ok(spec, with_context):
+    """``slot_mask`` answers on the bitboard engine (at most 64 cells), for codes without context.  A free anchor
+    stays free until a domino covers one of its cells and is never free again, and its PPA code is its anchor's:
+    what the masked playout asks (contract, ``slot_mask_ok``).  With context its code changes with its
+    neighbourhood."""
+    return spec[spec[S_TABLES]] != 0 and not with_context
 
 
 @inline_jit
 def slot_mask(spec, state, player):
     """The anchors where ``player`` can place a domino, as a bitmask over the slots (``_free_anchors``)."""
+    return _free_anchors(spec, state, player)
+
+
+@inline_jit
+def slot_mask_after(spec, state, move, player, before):
+    """``slot_mask`` after ``move`` (a domino takes anchors around both its cells: read from the bitboard)."""
     return _free_anchors(spec, state, player)
 
 

@@ -77,14 +77,19 @@ else:
 
 if getattr(game, "slot_mask", None) is not None and game.__name__ != "ppalib.games.contract":
     slot_mask = game.slot_mask  # the legal slots as a 64-bit mask (the masked playout, ``masked_playout``)
+    slot_mask_after = game.slot_mask_after
     slot_mask_ok = game.slot_mask_ok
 else:
     @inline_jit
     def slot_mask(spec, state, player):
         return np.uint64(0)
 
+    @inline_jit
+    def slot_mask_after(spec, state, move, player, before):
+        return np.uint64(0)
+
     @noalloc_jit
-    def slot_mask_ok(spec):
+    def slot_mask_ok(spec, with_context):
         return False
 
 if getattr(game, "moves_without_slots", None) is not None and game.__name__ != "ppalib.games.contract":
@@ -289,13 +294,13 @@ def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slot
     return nseq
 
 
-# ---- the masked playout: PPA without context on a game whose slots only ever stop being legal ---------------------
+# ---- the masked playout: PPA on a game whose slots only ever stop being legal, each with one code ------------------
 @noalloc_jit
 def masked_ok(spec, slots, with_context):
     """Whether a PPA search may play its playouts with ``masked_playout``: the game answers ``slot_mask`` for this
-    ``spec`` (at most 64 slots, each legal slot keeping its code until it stops being legal, never legal again), and
-    the codes carry no context (PPAF's change while a slot stays legal)."""
-    return slots <= 64 and not with_context and slot_mask_ok(spec)
+    ``spec`` and codes with(out) context (at most 64 slots, each legal slot keeping its code until it stops being
+    legal, never legal again: not Domineering's codes with context, which change with the neighbourhood)."""
+    return slots <= 64 and slot_mask_ok(spec, with_context)
 
 
 @inline_jit
@@ -305,14 +310,21 @@ def _record_masks(spec, state, masks, nseq):
     masks[nowrap(2 * nseq + 1)] = slot_mask(spec, state, 1)
 
 
+@inline_jit
+def _record_masks_after(spec, state, move, masks, nseq):
+    """``_record_masks`` after ``move`` (ply ``nseq - 1``), from the masks before it (``slot_mask_after``)."""
+    masks[nowrap(2 * nseq)] = slot_mask_after(spec, state, move, 0, masks[nowrap(2 * nseq - 2)])
+    masks[nowrap(2 * nseq + 1)] = slot_mask_after(spec, state, move, 1, masks[nowrap(2 * nseq - 1)])
+
+
 @noalloc_jit
-def masked_playout(spec, state, rng, weight, grave, slots, size, trees, cur_code, masks, memo, moves, scratch, pref,
-                  seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code, nseq, stop):
-    """``gibbs_playout`` of a PPA search without context where ``masked_ok``: the same plies, draws and records bit for
-    bit, with no slot's code recomputed.  In such a game a slot legal at some ply was legal with the same code at
-    every ply since the playout began, so a ply changes the trees only where a slot stops being legal: the bits the
-    game's ``slot_mask`` lost, whose leaves are set to 0 (both trees' in one walk where a slot is lost by both
-    players), where ``advance`` asks the game which slots may have changed (``dirty_slots``), recomputes their codes
+def masked_playout(spec, state, rng, with_context, weight, grave, slots, size, trees, cur_code, masks, memo, moves,
+                   scratch, pref, seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code, nseq, stop):
+    """``gibbs_playout`` of a PPA search where ``masked_ok``: the same plies, draws and records bit for bit, with no
+    slot's code recomputed.  In such a game a slot legal at some ply was legal with the same code at every ply since
+    the playout began, so a ply changes the trees only where a slot stops being legal: the bits the game's mask lost
+    (``slot_mask_after``), whose leaves are set to 0 (both trees' in one walk where both players lost the slot),
+    where ``advance`` asks the game which slots may have changed (``dirty_slots``), recomputes their codes
     (``slot_code_pair``) and logs their intervals.  The legal masks of every ply are kept in ``masks`` instead, and
     ``close_masked`` reads from them where each slot stopped being legal."""
     row = pref.size // 2
@@ -335,7 +347,7 @@ def masked_playout(spec, state, rng, weight, grave, slots, size, trees, cur_code
                 n = game.legal_moves(spec, state, moves)
             if n == 0:
                 break
-            choice = gibbs_draw(spec, state, moves, n, False, weight, seq_codes, begin, scratch, rng)
+            choice = gibbs_draw(spec, state, moves, n, with_context, weight, seq_codes, begin, scratch, rng)
             move = moves[nowrap(choice)]
             code = seq_codes[nowrap(begin + choice)]
             seq_off[nowrap(nseq + 1)] = begin + n
@@ -350,7 +362,7 @@ def masked_playout(spec, state, rng, weight, grave, slots, size, trees, cur_code
         before_play(spec, state, move, memo)
         play_inlined(spec, state, move)
         if state[H_WINNER] == ONGOING:
-            _record_masks(spec, state, masks, nseq)
+            _record_masks_after(spec, state, move, masks, nseq)
             gone0 = masks[nowrap(2 * nseq - 2)] & ~masks[nowrap(2 * nseq)]
             gone1 = masks[nowrap(2 * nseq - 1)] & ~masks[nowrap(2 * nseq + 1)]
             both = gone0 & gone1
@@ -470,9 +482,9 @@ def playout_then_adapt(spec, root, rng, policy, weight, alpha, with_context, pre
     masked = masked and masked_ok(spec, slots, with_context) and state[H_WINNER] == ONGOING
     masks = np.zeros(2 * (seq_player.size + 1), dtype=np.uint64)
     if masked:
-        nseq = masked_playout(spec, state, rng, weight, False, slots, size, trees, cur_code, masks, memo, moves,
-                             scratch, pref, seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_move, nseq,
-                             seq_player.size)
+        nseq = masked_playout(spec, state, rng, with_context, weight, False, slots, size, trees, cur_code, masks,
+                              memo, moves, scratch, pref, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
+                              seq_move, nseq, seq_player.size)
         close_masked(state, slots, cur_code, open_ply, pref, masks, first, nseq, acc, acc_mark, acc_touched, acc_count,
                     ncodes)
     else:

@@ -180,7 +180,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     inc_exp_code = np.empty(ncodes if inc_learn else 1, dtype=np.int64)
     inc_exp_value = np.empty(ncodes if inc_learn else 1, dtype=np.float64)
     inc_log = np.zeros(incremental.log_size(inc_slots, max_seq) if inc_learn else 2, dtype=np.int64)
-    # PPA without context where the game's slots only ever stop being legal: playouts by ``masked_playout`` (the
+    # PPA where the game's slots only ever stop being legal, each with one code: playouts by ``masked_playout`` (the
     # same games bit for bit), the trees kept from the game's legal masks alone.
     inc_masked = inc_learn and incremental.masked_ok(spec, inc_slots, settings.with_context)
     inc_masks = np.zeros(2 * (max_seq + 1) if inc_masked else 2, dtype=np.uint64)
@@ -409,10 +409,10 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                                       inc_code, inc_open, inc_pref, nseq)
                 if inc_masked:
                     masked_first = nseq
-                    nseq = incremental.masked_playout(spec, state, rng, weight, grave, slots, inc_size, inc_trees,
-                                                     inc_code, inc_masks, inc_memo, moves, scratch, inc_pref,
-                                                     seq_player, seq_move, seq_chosen, seq_off, seq_codes, seq_code,
-                                                     nseq, max_seq)
+                    nseq = incremental.masked_playout(spec, state, rng, settings.with_context, weight, grave, slots,
+                                                      inc_size, inc_trees, inc_code, inc_masks, inc_memo, moves,
+                                                      scratch, inc_pref, seq_player, seq_move, seq_chosen, seq_off,
+                                                      seq_codes, seq_code, nseq, max_seq)
                 else:
                     nseq = incremental.gibbs_playout(spec, state, rng, settings.with_context, weight, inc_learn,
                                                      grave, slots, inc_size, inc_trees, inc_code, inc_open, inc_dirty,
