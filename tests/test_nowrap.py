@@ -5,9 +5,9 @@ index would then read out of bounds instead of wrapping.  Compiled with ``NUMBA_
 (its own cache directory, so no unchecked code is loaded), such an index becomes a huge unsigned one and raises
 ``IndexError``.  The first test shows the check is on and catches exactly that; the second plays whole games at
 Go 5x5 (``games/go.py``, and every search kernel) with every agent kind and both playout engines, and at Fanorona
-5x5 (the game with the most ``nowrap`` indices) with UCT, PPA engines 1 and 2 and PPAF engine 2, which call every
-game function the kernels use (each agent configuration compiles its own kernels: all ten at Fanorona too would add
-minutes to the test run).  The same script over every game module using ``nowrap`` (Go,
+5x5 (the game with the most ``nowrap`` indices) and Domineering 5x5 (engine 2's masked playout) with UCT, PPA
+engines 1 and 2 and PPAF engine 2, which call every game function the kernels use (each agent configuration
+compiles its own kernels: all ten at Fanorona too would add minutes to the test run).  The same script over every game module using ``nowrap`` (Go,
 Atarigo, Nogo, Hex, Yavalath, Gomoku, Fanorona, Domineering) passed when it was introduced (session log in
 ``data/bench/nowrap_2026-11-28_ab.txt``).
 
@@ -78,8 +78,10 @@ def test_bounds_checking_catches_a_negative_index_passed_through_nowrap(tmp_path
     assert result.returncode == 0 and "caught" in result.stdout, result.stderr[-2000:]
 
 
-# Go's process also plays the ply-cap repeats (module docstring); each part prints its line when it ends.
-@pytest.mark.parametrize("game, every_agent, then", [("go", True, PLY_CAP_REPEATS), ("fanorona", False, "")])
+# Go's process also plays the ply-cap repeats (module docstring); each part prints its line when it ends.  Domineering:
+# PPA's engine 2 plays there its masked playout (``incremental.masked_playout``, which Yavalath's plays too).
+@pytest.mark.parametrize("game, every_agent, then", [("go", True, PLY_CAP_REPEATS), ("fanorona", False, ""),
+                                                    ("domineering", False, "")])
 def test_agents_play_whole_games_with_bounds_checking_on(tmp_path, game, every_agent, then):
     result = _run_checked(f"GAMES = [({game!r}, 5)]\nEVERY = {every_agent}\n" + PLAY_WHOLE_GAMES + then, tmp_path)
     assert result.returncode == 0 and "whole games done" in result.stdout, result.stderr[-2000:]
