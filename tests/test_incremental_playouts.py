@@ -12,6 +12,7 @@ Three checks, on every game that keeps an incremental legal set, with and withou
   each after 0-4 plies played as a search's descent plays its tree's moves (``incremental.tree_ply``); and the
   weights it leaves are libm's ``exp(policy)`` to within one unit in the last place (``learning.exp_in_place``).
 """
+import inspect
 import math
 
 import numpy as np
@@ -190,6 +191,9 @@ def test_slot_mask_is_the_legal_slots_and_only_loses_them_on_random_games_where_
     if not _answers_slot_mask(game, with_context):
         pytest.skip(f"{name} {size} plays engine 2 with refreshed slots only")
     module = game.module
+    for hook in ("slot_mask_ok", "slot_mask", "slot_mask_after"):
+        assert (list(inspect.signature(getattr(module, hook).py_func).parameters)
+                == list(inspect.signature(getattr(contract, hook)).parameters))
     slots = kernels_for(game).incremental.num_slots(game.spec)
     assert slots <= 64
     rng = np.random.default_rng(9)
@@ -296,7 +300,6 @@ def test_engine_2_plays_as_engine_1_where_the_game_keeps_no_incremental_set():
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_game_defines_all_four_incremental_hooks_with_the_contracts_parameters_or_none(name):
-    import inspect
     module = GAMES[name].module
     present = [hook for hook in contract.INCREMENTAL if hasattr(module, hook)]
     assert present in ([], list(contract.INCREMENTAL)), f"{module.__name__} defines only {present}"
@@ -438,7 +441,6 @@ def test_slot_code_pair_is_slot_code_of_each_player_at_every_slot_of_random_game
     every slot of every position of 150 random games, PPA and PPAF codes (eyes, ko points, strings in atari on the
     way; Domineering's legality from its free-anchor bitboards against the board's two cells; its context bits are
     tested against the cell-by-cell reads in ``test_context_codes.py``)."""
-    import inspect
     game = _game(name, size, options)
     module = game.module
     assert (list(inspect.signature(module.slot_code_pair.py_func).parameters)
@@ -466,7 +468,6 @@ def test_slot_code_pair_is_slot_code_of_each_player_at_every_slot_of_random_game
 def test_play_inlined_is_play_on_random_games_where_a_game_defines_it(name):
     """The optional ``play_inlined`` (engine 2's loop inlines it) leaves every position as ``play`` does: the whole
     state array after each move of 30 random games, with the contract's parameters."""
-    import inspect
     module = GAMES[name].module
     if getattr(module, "play_inlined", None) is None:
         pytest.skip(f"{name} plays engine 2's moves with play")
