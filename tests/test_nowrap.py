@@ -79,7 +79,7 @@ def test_bounds_checking_catches_a_negative_index_passed_through_nowrap(tmp_path
 
 
 # Go's process also plays the ply-cap repeats (module docstring); each part prints its line when it ends.  Domineering:
-# PPA's engine 2 plays there its masked playout (``incremental.masked_playout``, which Yavalath's plays too).
+# PPA's engine 2 plays there its masked playout (``incremental.masked_playout``).
 @pytest.mark.parametrize("game, every_agent, then", [("go", True, PLY_CAP_REPEATS), ("fanorona", False, ""),
                                                     ("domineering", False, "")])
 def test_agents_play_whole_games_with_bounds_checking_on(tmp_path, game, every_agent, then):

@@ -134,8 +134,9 @@ def slot_mask_ok(spec, with_context) -> bool:
     """Optional, with ``slot_mask`` and ``slot_mask_after``: whether they answer for ``spec`` and codes
     with(out) context.  They may only where there are at most 64 slots, and a slot legal for a player at some ply
     was legal for them with the same code at every earlier ply since any position a search starts from, so that it
-    never becomes legal again once it stops being legal (placement games: Domineering's anchors without context,
-    Yavalath's cells without the swap)."""
+    never becomes legal again once it stops being legal (placement games: Domineering's anchors without context;
+    Yavalath's cells without the swap would qualify, but its refresh is one slot a ply and the masks gained
+    nothing there)."""
     _unspecialised("slot_mask_ok")
 
 

@@ -235,30 +235,6 @@ def slot_code(spec, state, slot, player, with_context):
 before_play = before_play_remembers_nothing  # a move changes its own cell (SWAP only colours, which no code reads)
 
 
-@noalloc_jit
-def slot_mask_ok(spec, with_context):
-    """``slot_mask`` answers without the swap (61 cell slots, and SWAP's, never legal): an empty cell's code is its
-    own with or without context (Yavalath defines none), and a filled cell is never empty again (contract,
-    ``slot_mask_ok``).  With the swap, SWAP's slot becomes legal at ply 1."""
-    return spec[nowrap(spec[S_TABLES] + T_SWAP)] == 0
-
-
-@noalloc_jit
-def slot_mask(spec, state, player):
-    """The empty cells as a bitmask (both players': a cell's slot is legal for either while it is empty)."""
-    mask = np.uint64(0)
-    for cell in range(CELLS):
-        if state[nowrap(H_BOARD + cell)] == 0:
-            mask |= np.uint64(1) << np.uint64(cell)
-    return mask
-
-
-@inline_jit
-def slot_mask_after(spec, state, move, player, before):
-    """``slot_mask`` after ``move``: the cell it filled is gone (no swap where ``slot_mask_ok``)."""
-    return before & ~(np.uint64(1) << np.uint64(move))
-
-
 @inline_jit
 def dirty_slots(spec, state, move, with_context, memo, out):
     """The cell played and, in the first two plies, SWAP's slot (legal at ply 1 only, then never again)."""
