@@ -245,6 +245,40 @@ def _none_legal(cur_code, player, slots):
     return True
 
 
+@inline_jit
+def _list_ply(spec, state, rng, with_context, weight, none_legal, moves, scratch, pref, seq_off, seq_codes, mover,
+              nseq):
+    """A playout ply drawn from the game's list, as engine 1 draws it: when no slot is legal for the mover
+    (``none_legal``: the game's ``moves_without_slots``, a pass or the end) or every legal slot's weight underflowed
+    to 0 (the whole list).  Records the ply's codes in ``seq_codes`` (``seq_off``) and leaves the mover's prefix sum
+    as it was (the adapt counts the ply through its list).  Returns (move, code), or (-1, -1) when there is none."""
+    begin = seq_off[nowrap(nseq)]
+    if none_legal:
+        n = moves_without_slots(spec, state, moves)
+    else:
+        n = game.legal_moves(spec, state, moves)
+    if n == 0:
+        return -1, -1
+    choice = gibbs_draw(spec, state, moves, n, with_context, weight, seq_codes, begin, scratch, rng)
+    seq_off[nowrap(nseq + 1)] = begin + n
+    row = pref.size // 2
+    pref[nowrap(mover * row + nseq + 1)] = pref[nowrap(mover * row + nseq)]
+    return moves[nowrap(choice)], seq_codes[nowrap(begin + choice)]
+
+
+@inline_jit
+def _record_ply(spec, state, grave, pref, seq_player, seq_move, seq_chosen, seq_code, mover, move, code, nseq):
+    """Record playout ply ``nseq`` (its mover, move and code; GRAVE's code without context) and carry the other
+    player's prefix sum over it."""
+    row = pref.size // 2
+    pref[nowrap((1 - mover) * row + nseq + 1)] = pref[nowrap((1 - mover) * row + nseq)]
+    seq_player[nowrap(nseq)] = mover
+    seq_move[nowrap(nseq)] = move
+    seq_chosen[nowrap(nseq)] = code
+    if grave:
+        seq_code[nowrap(nseq)] = game.move_code(spec, state, move, False)
+
+
 @noalloc_jit
 def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slots, size, trees, cur_code, open_ply,
                   dirty, seen, memo, moves, scratch, pref, log, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
@@ -271,23 +305,11 @@ def gibbs_playout(spec, state, rng, with_context, weight, learn_ppa, grave, slot
             seq_off[nowrap(nseq + 1)] = begin
             pref[nowrap(mover * row + nseq + 1)] = pref[nowrap(mover * row + nseq)] + 1.0 / z
         else:  # no slot legal for the mover: the game's own list (a pass, or the end of the game)
-            if _none_legal(cur_code, mover, slots):
-                n = moves_without_slots(spec, state, moves)
-            else:  # every legal slot's weight underflowed to 0: the whole list
-                n = game.legal_moves(spec, state, moves)
-            if n == 0:
+            move, code = _list_ply(spec, state, rng, with_context, weight, _none_legal(cur_code, mover, slots), moves,
+                                   scratch, pref, seq_off, seq_codes, mover, nseq)
+            if move < 0:
                 break
-            choice = gibbs_draw(spec, state, moves, n, with_context, weight, seq_codes, begin, scratch, rng)
-            move = moves[nowrap(choice)]
-            code = seq_codes[nowrap(begin + choice)]
-            seq_off[nowrap(nseq + 1)] = begin + n
-            pref[nowrap(mover * row + nseq + 1)] = pref[nowrap(mover * row + nseq)]
-        pref[nowrap((1 - mover) * row + nseq + 1)] = pref[nowrap((1 - mover) * row + nseq)]
-        seq_player[nowrap(nseq)] = mover
-        seq_move[nowrap(nseq)] = move
-        seq_chosen[nowrap(nseq)] = code
-        if grave:
-            seq_code[nowrap(nseq)] = game.move_code(spec, state, move, False)
+        _record_ply(spec, state, grave, pref, seq_player, seq_move, seq_chosen, seq_code, mover, move, code, nseq)
         nseq += 1
         advance(spec, state, move, with_context, weight, learn_ppa, slots, size, trees, cur_code, open_ply, dirty,
                 seen, memo, log, nseq)
@@ -341,23 +363,11 @@ def masked_playout(spec, state, rng, with_context, weight, grave, slots, size, t
             seq_off[nowrap(nseq + 1)] = begin
             pref[nowrap(mover * row + nseq + 1)] = pref[nowrap(mover * row + nseq)] + 1.0 / z
         else:  # as ``gibbs_playout``: no slot legal (a pass, the end) or every legal weight underflowed to 0
-            if not mask:
-                n = moves_without_slots(spec, state, moves)
-            else:
-                n = game.legal_moves(spec, state, moves)
-            if n == 0:
+            move, code = _list_ply(spec, state, rng, with_context, weight, not mask, moves, scratch, pref, seq_off,
+                                   seq_codes, mover, nseq)
+            if move < 0:
                 break
-            choice = gibbs_draw(spec, state, moves, n, with_context, weight, seq_codes, begin, scratch, rng)
-            move = moves[nowrap(choice)]
-            code = seq_codes[nowrap(begin + choice)]
-            seq_off[nowrap(nseq + 1)] = begin + n
-            pref[nowrap(mover * row + nseq + 1)] = pref[nowrap(mover * row + nseq)]
-        pref[nowrap((1 - mover) * row + nseq + 1)] = pref[nowrap((1 - mover) * row + nseq)]
-        seq_player[nowrap(nseq)] = mover
-        seq_move[nowrap(nseq)] = move
-        seq_chosen[nowrap(nseq)] = code
-        if grave:
-            seq_code[nowrap(nseq)] = game.move_code(spec, state, move, False)
+        _record_ply(spec, state, grave, pref, seq_player, seq_move, seq_chosen, seq_code, mover, move, code, nseq)
         nseq += 1
         before_play(spec, state, move, memo)
         play_inlined(spec, state, move)
