@@ -137,7 +137,8 @@ def draw(tree, base, size, r):
     return i - size
 
 
-# ``draw`` inlined where its caller builds the tree it walks each ply (``incremental.masked_playout``).
+# ``draw``, ``set_leaf`` and ``set_leaf_pair`` inlined into the masked playout's loop (``incremental.masked_playout``):
+# there the zeroing walks as calls cost 3.5% more (median of six interleaved pairs, Domineering 8x8 PPA).
 draw_inlined = inline_jit(draw.py_func)
 set_leaf_inlined = inline_jit(set_leaf.py_func)
 set_leaf_pair_inlined = inline_jit(set_leaf_pair.py_func)
