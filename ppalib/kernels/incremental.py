@@ -27,9 +27,8 @@ A game opts in by defining four compiled functions (documented in ``ppalib.games
 engine 1.  A game may also define ``slot_code_pair`` (both players' codes of a slot at once, where they share
 their work), ``moves_without_slots``, ``play_inlined`` (``play``, inlined into the playout loop) and the legal-slot
 masks of the masked playout (``slot_mask_ok``, ``slot_mask``, ``slot_mask_after``: ``masked_playout``, where a slot
-only ever stops being legal).  A ply whose
-mover has no slot legal (Go's pass, a player stuck) is drawn from the game's own list (``legal_moves``), as engine 1
-does, and counted by the adapt through that list.
+only ever stops being legal).  A ply whose mover has no slot legal (Go's pass, a player stuck) is drawn from the
+game's own list (``legal_moves``), as engine 1 does, and counted by the adapt through that list.
 """
 import numpy as np
 from numba import njit
