@@ -4,12 +4,12 @@
 index would then read out of bounds instead of wrapping.  Compiled with ``NUMBA_BOUNDSCHECK=1`` in a fresh process
 (its own cache directory, so no unchecked code is loaded), such an index becomes a huge unsigned one and raises
 ``IndexError``.  The first test shows the check is on and catches exactly that; the second plays whole games at
-Go 5x5 (``games/go.py``, and every search kernel) with every agent kind and both playout engines, and at Fanorona
-5x5 (the game with the most ``nowrap`` indices) and Domineering 5x5 (engine 2's masked playout) with UCT, PPA
-engines 1 and 2 and PPAF engine 2, which call every game function the kernels use (each agent configuration
-compiles its own kernels: all ten at Fanorona too would add minutes to the test run).  The same script over every game module using ``nowrap`` (Go,
-Atarigo, Nogo, Hex, Yavalath, Gomoku, Fanorona, Domineering) passed when it was introduced (session log in
-``data/bench/nowrap_2026-11-28_ab.txt``).
+Go 5x5 (``games/go.py``, and every search kernel) with every agent kind and both playout engines, at Fanorona 5x5
+(the game with the most ``nowrap`` indices) with UCT, PPA engines 1 and 2 and PPAF engine 2, which call every game
+function the kernels use, and at Domineering 5x5 with PPA engine 2 alone (its masked playout, the one kernel only
+Domineering runs).  Each agent configuration compiles its own kernels: all ten at every game would add minutes to
+the test run.  The same script over every game module using ``nowrap`` (Go, Atarigo, Nogo, Hex, Yavalath, Gomoku,
+Fanorona, Domineering) passed when it was introduced (session log in ``data/bench/nowrap_2026-11-28_ab.txt``).
 
 The Go process also replays a crash the bounds checks found: Go 4x4 is full of capture cycles, so positions repeat,
 and one repeated at Go's ply cap is over although an entry with its hash exists.  A descent that trusted the entry
@@ -31,7 +31,7 @@ EVERY_AGENT = [("uct", {}), ("ppa", {"playout_engine": 1}), ("ppa", {"playout_en
                ("ppaf", {"playout_engine": 2}), ("mast", {"playout_engine": 2}), ("mastf", {}),
                ("rave", {"adaptive": True}), ("grave", {}), ("puct", {}),
                ("ppa", {"playout_engine": 2, "grave": True, "tree_reuse": True})]
-AGENTS = EVERY_AGENT if EVERY else EVERY_AGENT[:4]  # UCT, PPA engines 1 and 2, PPAF engine 2
+AGENTS = [EVERY_AGENT[index] for index in AGENT_INDICES]
 for name, size in GAMES:
     game = make_game(name, size)
     for kind, params in AGENTS:
@@ -78,11 +78,13 @@ def test_bounds_checking_catches_a_negative_index_passed_through_nowrap(tmp_path
     assert result.returncode == 0 and "caught" in result.stdout, result.stderr[-2000:]
 
 
-# Go's process also plays the ply-cap repeats (module docstring); each part prints its line when it ends.  Domineering:
-# PPA's engine 2 plays there its masked playout (``incremental.masked_playout``).
-@pytest.mark.parametrize("game, every_agent, then", [("go", True, PLY_CAP_REPEATS), ("fanorona", False, ""),
-                                                    ("domineering", False, "")])
-def test_agents_play_whole_games_with_bounds_checking_on(tmp_path, game, every_agent, then):
-    result = _run_checked(f"GAMES = [({game!r}, 5)]\nEVERY = {every_agent}\n" + PLAY_WHOLE_GAMES + then, tmp_path)
+# Go's process also plays the ply-cap repeats (module docstring); each part prints its line when it ends.  The agents
+# are indices into EVERY_AGENT: at Fanorona UCT, PPA engines 1 and 2 and PPAF engine 2; at Domineering PPA engine 2,
+# which plays there its masked playout (``incremental.masked_playout``).
+@pytest.mark.parametrize("game, agent_indices, then", [("go", list(range(10)), PLY_CAP_REPEATS),
+                                                      ("fanorona", [0, 1, 2, 3], ""), ("domineering", [2], "")])
+def test_agents_play_whole_games_with_bounds_checking_on(tmp_path, game, agent_indices, then):
+    result = _run_checked(f"GAMES = [({game!r}, 5)]\nAGENT_INDICES = {agent_indices}\n" + PLAY_WHOLE_GAMES + then,
+                          tmp_path)
     assert result.returncode == 0 and "whole games done" in result.stdout, result.stderr[-2000:]
     assert not then or "ply cap done" in result.stdout, result.stderr[-2000:]

@@ -76,7 +76,10 @@ if getattr(game, "play_inlined", None) is not None and game.__name__ != "ppalib.
 else:
     play_inlined = game.play
 
-if getattr(game, "slot_mask", None) is not None and game.__name__ != "ppalib.games.contract":
+# A compile-time constant of each game's specialised module: a kernel that tests it where it would call
+# ``masked_playout`` or ``close_masked`` has those branches pruned, so games without masks never compile them.
+HAS_SLOT_MASK = getattr(game, "slot_mask", None) is not None and game.__name__ != "ppalib.games.contract"
+if HAS_SLOT_MASK:
     slot_mask = game.slot_mask  # the legal slots as a 64-bit mask (the masked playout, ``masked_playout``)
     slot_mask_after = game.slot_mask_after
     slot_mask_ok = game.slot_mask_ok
@@ -492,7 +495,7 @@ def playout_then_adapt(spec, root, rng, policy, weight, alpha, with_context, pre
     first = nseq
     masked = masked and masked_ok(spec, slots, with_context) and state[H_WINNER] == ONGOING
     masks = np.zeros(2 * (seq_player.size + 1), dtype=np.uint64)
-    if masked:
+    if HAS_SLOT_MASK and masked:
         nseq = masked_playout(spec, state, rng, with_context, weight, False, slots, size, trees, cur_code, masks,
                               memo, moves, scratch, pref, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
                               seq_move, nseq, seq_player.size)

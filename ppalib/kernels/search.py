@@ -48,6 +48,7 @@ from ppalib.features.matcher import move_logits
 from ppalib.games._common import H_HASH, H_PLY, H_TO_MOVE, H_WINNER, ONGOING, S_MAX_MOVES, S_MAX_PLIES, S_NUM_CODES
 from ppalib.kernels import selection
 from ppalib.kernels import incremental
+from ppalib.kernels.incremental import HAS_SLOT_MASK
 from ppalib.kernels import sumtree
 from ppalib.kernels.learning import LEARN_MAST, LEARN_NONE, LEARN_PPA, amaf_update, grave_amaf_update, mast_adapt, \
     ppa_adapt, ppa_adapt_incremental, root_prefers_rave
@@ -182,7 +183,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     inc_log = np.zeros(incremental.log_size(inc_slots, max_seq) if inc_learn else 2, dtype=np.int64)
     # PPA where the game's slots only ever stop being legal, each with one code: playouts by ``masked_playout`` (the
     # same games bit for bit), the trees kept from the game's legal masks alone.
-    inc_masked = inc_learn and incremental.masked_ok(spec, inc_slots, settings.with_context)
+    inc_masked = HAS_SLOT_MASK and inc_learn and incremental.masked_ok(spec, inc_slots, settings.with_context)
     inc_masks = np.zeros(2 * (max_seq + 1) if inc_masked else 2, dtype=np.uint64)
     masked_first = -1
     owner_rel = np.zeros(max(features[0][0], 1), dtype=np.int8)
@@ -407,7 +408,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
                 if not inc_learn:  # MAST's trees start at the playout
                     incremental.start(spec, state, settings.with_context, weight, inc_slots, inc_size, inc_trees,
                                       inc_code, inc_open, inc_pref, nseq)
-                if inc_masked:
+                if HAS_SLOT_MASK and inc_masked:  # the constant first: games without masks never compile it
                     masked_first = nseq
                     nseq = incremental.masked_playout(spec, state, rng, settings.with_context, weight, grave, slots,
                                                       inc_size, inc_trees, inc_code, inc_masks, inc_memo, moves,
@@ -505,7 +506,7 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
         if settings.learning == LEARN_PPA:
             stamp[0] += 1
             if inc_learn:
-                if masked_first >= 0:
+                if HAS_SLOT_MASK and masked_first >= 0:
                     incremental.close_masked(state, inc_slots, inc_code, inc_open, inc_pref, inc_masks, masked_first,
                                             nseq, inc_acc, inc_acc_mark, inc_acc_touched, inc_acc_count, ncodes)
                 incremental.close_all(state, inc_slots, inc_code, inc_open, inc_pref, inc_log, inc_acc, inc_acc_mark,
