@@ -35,7 +35,15 @@ from pathlib import Path
 from types import ModuleType
 
 import numba
+from numba.core import sigutils
 from numba.core.caching import CacheImpl, UserProvidedCacheLocator
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.dispatcher import Dispatcher
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; each process compiles what it needs
+    fcntl = None
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 KERNELS_DIR = PACKAGE_DIR / "kernels"
@@ -93,10 +101,34 @@ class PackageRelativeCacheLocator(UserProvidedCacheLocator):
         return super().from_function(py_func, py_file)
 
 
+def _compile_once_across_processes(original):
+    """``Dispatcher.compile`` that compiles a cached function's new signature under a lock on a file beside the
+    function's cache index (``<index>.lock``), so that processes sharing a cold cache (pytest-xdist's workers,
+    ``until-decided``'s or Dask's workers) compile it once: the others wait, then load it from the cache, which
+    ``compile`` reads first.  Numba compiles callees while typing a caller, each under its own lock; the call graph has
+    no cycles, so the locks are always taken in the same order.  Without ``fcntl`` (Windows), ``compile`` as it is."""
+    def compile(self, sig):
+        cache_file = getattr(self._cache, "_cache_file", None)  # none where caching is off (a NullCache)
+        index_path = getattr(cache_file, "_index_path", None)
+        if fcntl is None or index_path is None or not self._can_compile or \
+                tuple(sigutils.normalize_signature(sig)[0]) in self.overloads:
+            return original(self, sig)
+        # numba's own lock first, as ``compile`` takes it: within a process the file locks are then only ever
+        # taken by the one thread that compiles, in call order.
+        with global_compiler_lock, open(f"{index_path}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or if the process dies
+            return original(self, sig)
+    compile.__wrapped__ = original
+    return compile
+
+
 def configure_numba_cache() -> None:
     """Point numba's cache at ``CACHE_DIR``, ppalib's modules filed by ``PackageRelativeCacheLocator`` (before any
-    locator named in ``NUMBA_CACHE_LOCATOR_CLASSES``, else numba's); must run before any ``@njit(cache=True)`` in
+    locator named in ``NUMBA_CACHE_LOCATOR_CLASSES``, else numba's), and compile each cached function's signature
+    once across processes (``_compile_once_across_processes``); must run before any ``@njit(cache=True)`` in
     ppalib is defined."""
+    if not hasattr(Dispatcher.compile, "__wrapped__"):
+        Dispatcher.compile = _compile_once_across_processes(Dispatcher.compile)
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     numba.config.CACHE_DIR = str(CACHE_DIR)
     ours = f"{__name__}.{PackageRelativeCacheLocator.__name__}"

@@ -111,6 +111,40 @@ def test_a_second_checkout_of_the_same_code_loads_the_game_functions_from_the_di
     assert counts == [(0, 1), (1, 0)]
 
 
+_COMPILE_AFTER_BARRIER = """
+import sys, time
+from pathlib import Path
+from ppalib.games import make_game
+from ppalib.agents import kernels_for
+game = make_game("domineering", 5)
+kernel = kernels_for(game).perft
+while not Path(sys.argv[1]).exists():  # both processes start compiling within a millisecond of each other
+    time.sleep(0.001)
+kernel.perft(game.spec, game.initial_state(), 2)
+stats = kernel.perft.stats
+print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))
+"""
+
+
+def test_two_processes_on_a_cold_cache_compile_a_kernel_once_and_the_other_loads_it(tmp_path):
+    """``_specialise._compile_once_across_processes``: two processes that need the same kernel at the same moment on
+    an empty cache (two pytest-xdist workers, two until-decided workers) compile it once; the second waits for the
+    lock, then loads it from the cache.  Without the lock both compiled it (both missed the cache)."""
+    barrier = tmp_path / "go"
+    env = dict(os.environ, PPALIB_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    processes = [subprocess.Popen([sys.executable, "-c", _COMPILE_AFTER_BARRIER, str(barrier)], env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    import time
+    time.sleep(5)  # both imported and waiting (a slow import only delays one: the assertion then still holds)
+    barrier.touch()
+    counts = []
+    for process in processes:
+        out, err = process.communicate(timeout=600)
+        assert process.returncode == 0, err[-2000:]
+        counts.append(tuple(map(int, out.split())))
+    assert sorted(counts) == [(0, 1), (1, 0)]
+
+
 BAD_INPUTS = [
     (lambda tmp: make_agent("alphazero", 10), ValueError, "kind='alphazero' is unknown"),
     (lambda tmp: make_agent("ppa", 0), ValueError, "playouts=0 is out of range"),

@@ -73,6 +73,17 @@ def _run_checked(script, cache):
     return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=1200)
 
 
+@pytest.fixture(scope="session")
+def checked_cache(tmp_path_factory):
+    """One cache of bounds-checked kernels for the games below, never the suite's, shared by pytest-xdist's workers
+    (the parent of a worker's temporary folder is the run's): the game-free kernels compile once for all three, by
+    whichever process needs them first (``_specialise._compile_once_across_processes``)."""
+    run = tmp_path_factory.getbasetemp()
+    cache = (run.parent if os.environ.get("PYTEST_XDIST_WORKER") else run) / "boundschecked_cache"
+    cache.mkdir(exist_ok=True)
+    return cache
+
+
 def test_bounds_checking_catches_a_negative_index_passed_through_nowrap(tmp_path):
     result = _run_checked(NEGATIVE_INDEX, tmp_path)
     assert result.returncode == 0 and "caught" in result.stdout, result.stderr[-2000:]
@@ -83,8 +94,8 @@ def test_bounds_checking_catches_a_negative_index_passed_through_nowrap(tmp_path
 # which plays there its masked playout (``incremental.masked_playout``).
 @pytest.mark.parametrize("game, agent_indices, then", [("go", list(range(10)), PLY_CAP_REPEATS),
                                                       ("fanorona", [0, 1, 2, 3], ""), ("domineering", [2], "")])
-def test_agents_play_whole_games_with_bounds_checking_on(tmp_path, game, agent_indices, then):
+def test_agents_play_whole_games_with_bounds_checking_on(checked_cache, game, agent_indices, then):
     result = _run_checked(f"GAMES = [({game!r}, 5)]\nAGENT_INDICES = {agent_indices}\n" + PLAY_WHOLE_GAMES + then,
-                          tmp_path)
+                          checked_cache)
     assert result.returncode == 0 and "whole games done" in result.stdout, result.stderr[-2000:]
     assert not then or "ply cap done" in result.stdout, result.stderr[-2000:]
