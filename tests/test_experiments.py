@@ -134,7 +134,6 @@ def test_two_processes_on_a_cold_cache_compile_a_kernel_once_and_the_other_loads
     env = dict(os.environ, PPALIB_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
     processes = [subprocess.Popen([sys.executable, "-c", _COMPILE_AFTER_BARRIER, str(barrier)], env=env,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-    import time
     time.sleep(5)  # both imported and waiting (a slow import only delays one: the assertion then still holds)
     barrier.touch()
     counts = []

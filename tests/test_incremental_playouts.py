@@ -287,7 +287,7 @@ def test_numba_prunes_a_branch_guarded_by_a_false_module_constant_so_its_calls_a
 
 def test_every_call_of_the_masked_playout_in_the_kernels_is_guarded_by_the_compile_time_constant():
     """``masked_playout`` and ``close_masked`` are called only inside ``if HAS_SLOT_MASK and ...``, so a game without
-    ``slot_mask`` never compiles them (they cost every game's cold compile about 40% before: README)."""
+    ``slot_mask`` never compiles them (only Domineering's searches run them)."""
     import ast
     from ppalib._specialise import KERNELS_DIR
     calls = 0
