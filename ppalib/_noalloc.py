@@ -17,6 +17,14 @@ iteration, PPA engine 2 at Go 24.7 -> 20.7; the same searches bit for bit,
 of wrapping, so it is used only where the index cannot be negative; the tests run every agent with numba's bounds
 checking on (``tests/test_nowrap.py``), which reports such an index as an ``IndexError``.  Not in typed-dict
 lookups (their keys keep their type), nor on tuples (numba indexes a tuple by a switch: there is no wrap to skip).
+
+Counters passed to compiled functions start as ``np.int64(0)``, not ``0``.  Numba types a function's calls while
+it is still inferring its variables: a counter such as ``nseq = 0``, widened to ``int64`` only by the loop that
+increments it, is first seen as ``Literal[int](0)``, and the function it is passed to is compiled for that type too
+and then again for ``int64``.  The playouts (``gibbs_playout``, ``uniform``, ``uniform_coded``), ``start`` and
+``exp_in_place`` were each compiled twice for every game; with ``np.int64(0)`` a game's kernels compiled from an
+empty cache in 108-119 s instead of 139-150 at Go 5x5 (two runs each, the other core busy).  ``bench --compile``
+lists the ppalib functions compiled more than once (``recompiled``), and its test keeps the kernels out of it.
 """
 import numpy as np
 from numba import njit

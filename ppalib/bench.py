@@ -23,7 +23,8 @@ single process, from the start position:
   or shorter (three times as long at Fanorona, half as long at Gomoku), which a per-iteration ratio mixes with the
   engine's speed; ``--markdown`` prints both as tables (``engines_table``, ``engines_ply_table``).
 * ``compile_cold_s`` / ``first_move_warm_s``: a fresh interpreter importing ppalib and playing one move of each
-  agent kind, with an empty numba cache / with the cache filled (only with ``--compile``).
+  agent kind, with an empty numba cache / with the cache filled (only with ``--compile``); the cold row lists the
+  ppalib functions compiled for more than one signature (``recompiled``).
 * With ``--profile``, the cost of one playout move split into its parts, in ns: recorded random playouts from
   the start are replayed, alone (``ns_play``) and with one more part done before each move (``kernels/playout.py``,
   ``replay_with``): ``ns_uniform_draw`` (``random_move``, UCT's draw), ``ns_list_moves`` (the full legal-move
@@ -302,8 +303,25 @@ def engines_ply_table(rows: list[dict]) -> str:
 
 
 _FIRST_MOVES = """
+import json
 import time
+from collections import Counter
+from numba.core import event
 start = time.perf_counter()
+compiles = Counter()  # ppalib functions by module and name: how many signatures this process compiled
+
+
+class _Count(event.Listener):
+    def on_start(self, ev):
+        function = ev.data["dispatcher"].py_func
+        if function.__module__.startswith("ppalib"):
+            compiles[function.__module__ + "." + function.__qualname__] += 1
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", _Count())
 from ppalib.games import make_game
 from ppalib.agents import make_agent, search
 from ppalib._rng import make_rng
@@ -311,12 +329,16 @@ for name, size in {games!r}:
     game = make_game(name, size)
     for kind in ("uct", "ppa", "ppaf", "mast", "mastf", "rave", "puct"):
         search(game, game.initial_state(), make_agent(kind, 10), make_rng(0))
-print(time.perf_counter() - start)
+elapsed = time.perf_counter() - start
+print(json.dumps(sorted(name for name, count in compiles.items() if count > 1)))
+print(elapsed)
 """
 
 
 def measure_compile(targets: list[tuple[str, int]]) -> list[dict]:
-    """Cold (empty cache) and warm start-to-first-moves time in fresh interpreters, for (game, size) targets."""
+    """Cold (empty cache) and warm start-to-first-moves time in fresh interpreters, for (game, size) targets.  The
+    cold row also lists (``recompiled``) the ppalib functions compiled for more than one signature, e.g. once for a
+    literal argument and once for its type (``ppalib._noalloc``: each costs a second compile)."""
     code = _FIRST_MOVES.format(games=targets)
     names = [name for name, _ in targets]
     size = targets[0][1] if len({s for _, s in targets}) == 1 else None
@@ -325,8 +347,12 @@ def measure_compile(targets: list[tuple[str, int]]) -> list[dict]:
         env = {**os.environ, "PPALIB_CACHE_DIR": empty_cache}
         for metric in ("compile_cold_s", "first_move_warm_s"):
             out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-            rows.append({"game": "+".join(names), "size": size, "agent": "all", "metric": metric,
-                         "value": round(float(out.stdout.strip().splitlines()[-1]), 3)})
+            recompiled, seconds = out.stdout.strip().splitlines()[-2:]
+            row = {"game": "+".join(names), "size": size, "agent": "all", "metric": metric,
+                   "value": round(float(seconds), 3)}
+            if metric == "compile_cold_s":
+                row["recompiled"] = json.loads(recompiled)
+            rows.append(row)
     return rows
 
 
@@ -355,8 +381,10 @@ def run_bench(names: list[str], size: int | None, playouts: int, repeats: int, o
     if compile_times:
         for row in measure_compile(bench_targets(names, size)):
             rows.append(row)
-            print(json.dumps(row) if as_json else f"{row['game']:22s} {row['metric']:28s} {row['value']:>10.2f} s",
-                  file=stream, flush=True)
+            text = f"{row['game']:22s} {row['metric']:28s} {row['value']:>10.2f} s"
+            if "recompiled" in row:
+                text += f"  (compiled more than once: {', '.join(row['recompiled']) or 'none'})"
+            print(json.dumps(row) if as_json else text, file=stream, flush=True)
     if engines and markdown:
         print(engines_table(rows), file=stream, flush=True)
         print(file=stream)

@@ -16,6 +16,15 @@ def test_bench_smoke_prints_one_json_object_per_metric(capsys):
         assert ("breakthrough", metric) in metrics
     assert {"compile_cold_s", "first_move_warm_s"} <= {r["metric"] for r in rows}
     assert all(r["value"] > 0 for r in rows)
+    # A literal argument compiles a function a second time (ppalib._noalloc): never the game's kernels, whose
+    # compile takes seconds each.  Small helpers called with literal constants on purpose may appear.
+    recompiled = next(r["recompiled"] for r in rows if r["metric"] == "compile_cold_s")
+    kernels = {f"ppalib_kernels__breakthrough.{name}" for name in (
+        "search.run_iterations", "incremental.gibbs_playout", "incremental.start", "incremental.restart",
+        "incremental.close_all", "playout.uniform", "playout.uniform_coded")}
+    kernels |= {"ppalib.kernels.learning.exp_in_place", "ppalib.kernels.learning.ppa_adapt_incremental",
+                "ppalib.features.matcher.move_logits", "ppalib.games.breakthrough.play_random_playout"}
+    assert not kernels & set(recompiled), recompiled
 
 
 def test_bench_rejects_bad_input(capsys):

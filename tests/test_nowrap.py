@@ -7,9 +7,10 @@ index would then read out of bounds instead of wrapping.  Compiled with ``NUMBA_
 Go 5x5 (``games/go.py``, and every search kernel) with every agent kind and both playout engines, at Fanorona 5x5
 (the game with the most ``nowrap`` indices) with UCT, PPA engines 1 and 2 and PPAF engine 2, which call every game
 function the kernels use, and at Domineering 5x5 with PPA engine 2 alone (its masked playout, the one kernel only
-Domineering runs).  Each agent configuration compiles its own kernels: all ten at every game would add minutes to
-the test run.  The same script over every game module using ``nowrap`` (Go, Atarigo, Nogo, Hex, Yavalath, Gomoku,
-Fanorona, Domineering) passed when it was introduced (session log in ``data/bench/nowrap_2026-11-28_ab.txt``).
+Domineering runs).  A game's kernels serve every agent configuration (compiled once: after UCT's first search at
+Go 5x5 the other nine compiled nothing, 2026-12-07); the subsets keep the bounds-checked play short.  The same
+script over every game module using ``nowrap`` (Go, Atarigo, Nogo, Hex, Yavalath, Gomoku, Fanorona, Domineering)
+passed when it was introduced (session log in ``data/bench/nowrap_2026-11-28_ab.txt``).
 
 The Go process also replays a crash the bounds checks found: Go 4x4 is full of capture cycles, so positions repeat,
 and one repeated at Go's ply cap is over although an entry with its hash exists.  A descent that trusted the entry

@@ -472,8 +472,8 @@ def playout_then_adapt(spec, root, rng, policy, weight, alpha, with_context, pre
     (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
      acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes, log) = _buffers(spec, ncodes)
     state = root.copy()
-    start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, 0)
-    nseq = 0
+    start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, np.int64(0))
+    nseq = np.int64(0)
     for move in prefix:
         mover = state[H_TO_MOVE]
         begin = seq_off[nowrap(nseq)]
@@ -523,10 +523,10 @@ def tree_after(spec, root, rng, weight, with_context, plies, draws, counts):
     (slots, size, trees, cur_code, open_ply, dirty, seen, memo, moves, scratch, pref, acc, acc_mark, acc_touched,
      acc_count, seq_player, seq_move, seq_chosen, seq_off, seq_codes, log) = _buffers(spec, 1)
     state = root.copy()
-    start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, 0)
+    start(spec, state, with_context, weight, slots, size, trees, cur_code, open_ply, pref, np.int64(0))
     gibbs_playout(spec, state, rng, with_context, weight, False, False, slots, size, trees, cur_code, open_ply,
                   dirty, seen, memo, moves, scratch, pref, log, seq_player, seq_move, seq_chosen, seq_off, seq_codes,
-                  seq_move, 0, plies)
+                  seq_move, np.int64(0), plies)
     base = 2 * state[H_TO_MOVE] * size
     total = trees[nowrap(base + 1)]
     if state[H_WINNER] == ONGOING and total > 0.0:

@@ -172,7 +172,7 @@ def ppa_adapt_incremental(policy, weight, new_policy, mark, touched, stamp, alph
     ncodes = policy.size
     ntouched = _ppa_list_plies(policy, weight, new_policy, mark, touched, stamp, alpha, seq_player, seq_chosen,
                                seq_off, seq_codes, nseq, winner)
-    changed = 0
+    changed = np.int64(0)  # not a literal 0 (``ppalib._noalloc``): one compile
     for player in range(2):
         for t in range(acc_count[nowrap(player)]):
             j = acc_touched[nowrap(player * ncodes + t)]

@@ -222,14 +222,14 @@ def run_iterations(spec, root, rng, tree, learner, settings, iterations, prior_l
     inc_root_code = np.empty(2 * inc_slots if inc_learn else 1, dtype=np.int64)
     if inc_learn:
         incremental.start(spec, state, settings.with_context, weight, inc_slots, inc_size, inc_trees, inc_code,
-                          inc_open, inc_pref, 0)
+                          inc_open, inc_pref, np.int64(0))
         inc_root_code[:] = inc_code
 
     plies = -iterations * root[H_PLY]  # each iteration's plies: H_PLY where it ends minus the root's
     for iteration in range(iterations):
         state[:] = root
         depth = 0
-        nseq = 0
+        nseq = np.int64(0)  # not a literal 0 (``ppalib._noalloc``): one compile
         masked_first = -1
         if inc_learn:  # PPA's sum trees from the root: the descent's plies are counted by intervals too
             incremental.restart(inc_root_code, weight, inc_slots, inc_size, inc_trees, inc_code, inc_open, inc_pref)
