@@ -156,7 +156,7 @@ def _words_sum(a0, a1, a2, a3, w, rest_bit_feature, theta, total, last):
 
     A loop with one inlined ``_rest_word_sum``, not four calls: numba inlines at IR level, so every call site is
     typed and lowered again, and this function is itself inlined at twelve places in ``move_logits``.  The loop
-    made ``move_logits``' cold compile 25 s against 28-33 and matched as fast or faster (saved policies of notebook
+    made ``move_logits``' cold compile 23-25 s against 28-33 and matched as fast or faster (saved policies of notebook
     04: medians 0.93-0.96 of before; data/bench/matcher_compile_2026-12-07_ab.txt)."""
     for k in range(4):
         alive = a0 if k == 0 else (a1 if k == 1 else (a2 if k == 2 else a3))
